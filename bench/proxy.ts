@@ -1,0 +1,216 @@
+// Forwarding overhead benchmark (loopback only, bounded), all in one run:
+//  - requests/s and p99 latency for GET /api/v1/nodes and for a ~1 MB list (configmaps), through kapiserver's HTTPS
+//    port (token authentication + RBAC authorization + forwarding) versus straight to the dev cluster's HTTPS port;
+//    target: kapiserver >= 0.8 of direct throughput;
+//  - the latency a watch event gains through kapiserver: two watches (direct and through kapiserver) see the same
+//    writes; the difference of their arrival times per event.
+// The dev cluster runs as its own process; autocannon runs as its own process for both targets, so the load
+// generator never shares a core with what it measures any differently between the two. Prints JSON + a summary.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Agent, request } from 'undici';
+import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
+import { login } from '../test/helpers/oauth.ts';
+import { startTestStack } from '../test/helpers/stack.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 60);
+const AUTOCANNON = resolve(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
+
+interface Load {
+  rps: number;
+  p99: number;
+  p50: number;
+  non2xx: number;
+  errors: number;
+  mbPerSec: number;
+}
+
+function autocannon(url: string, token: string, caFile: string): Promise<Load> {
+  return new Promise((res, rej) => {
+    const child = spawn(
+      process.execPath,
+      [
+        AUTOCANNON,
+        '-c',
+        String(CONNECTIONS),
+        '-d',
+        String(SECONDS),
+        '-j',
+        '-n',
+        '-H',
+        `authorization=Bearer ${token}`,
+        url,
+      ],
+      { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('close', () => {
+      try {
+        const r = JSON.parse(out) as {
+          requests: { average: number };
+          latency: { p99: number; p50: number };
+          non2xx: number;
+          errors: number;
+          throughput: { average: number };
+        };
+        res({
+          rps: r.requests.average,
+          p99: r.latency.p99,
+          p50: r.latency.p50,
+          non2xx: r.non2xx,
+          errors: r.errors,
+          mbPerSec: r.throughput.average / 1e6,
+        });
+      } catch {
+        rej(new Error(`autocannon failed: ${err.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Opens a watch and records the arrival time of each event by object name. */
+function watch(url: string, token: string, ca: string, arrivals: Map<string, number>): Promise<() => void> {
+  return new Promise((res, rej) => {
+    const req = httpsRequest(url, { headers: { authorization: `Bearer ${token}` }, ca }, (r) => {
+      if (r.statusCode !== 200) return rej(new Error(`watch ${url}: ${r.statusCode}`));
+      let buf = '';
+      r.setEncoding('utf8');
+      r.on('data', (d: string) => {
+        const now = performance.now();
+        buf += d;
+        let nl = buf.indexOf('\n');
+        while (nl !== -1) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          const name = /"name":"(bench-watch-\d+)"/.exec(line)?.[1];
+          if (name && !arrivals.has(name)) arrivals.set(name, now);
+          nl = buf.indexOf('\n');
+        }
+      });
+      r.on('error', () => {});
+      res(() => req.destroy());
+    });
+    req.on('error', () => {});
+    req.end();
+  });
+}
+
+async function main() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-proxy-'));
+  const dev = await startDevClusterProcess(dataDir);
+  // Same data dir: kapiserver's serving certificate comes from the dev cluster's local CA, one CA file for both.
+  const stack = await startTestStack({ dev, dataDir });
+  const caFile = join(dataDir, 'bench-ca.pem');
+  writeFileSync(caFile, dev.caPem);
+  const agent = new Agent({ connect: { ca: dev.caPem } });
+  try {
+    const token = (await login(stack)).access_token;
+    // ~1 MB list: 100 ConfigMaps of ~10 KB in their own namespace.
+    const devHeaders = { authorization: `Bearer ${dev.token}`, 'content-type': 'application/json' };
+    const post = async (path: string, body: unknown) => {
+      const r = await request(`${dev.url}${path}`, {
+        method: 'POST',
+        dispatcher: agent,
+        headers: devHeaders,
+        body: JSON.stringify(body),
+      });
+      await r.body.text();
+      if (r.statusCode >= 300 && r.statusCode !== 409) throw new Error(`POST ${path}: ${r.statusCode}`);
+    };
+    await post('/api/v1/namespaces', { metadata: { name: 'bench' } });
+    for (let i = 0; i < 100; i++) {
+      await post('/api/v1/namespaces/bench/configmaps', {
+        metadata: { name: `big-${i}` },
+        data: { payload: 'x'.repeat(10_000) },
+      });
+    }
+    const bigList = await request(`${dev.url}/api/v1/namespaces/bench/configmaps`, {
+      dispatcher: agent,
+      headers: devHeaders,
+    });
+    const listBytes = (await bigList.body.arrayBuffer()).byteLength;
+
+    const targets = {
+      nodes: '/api/v1/nodes',
+      bigList: '/api/v1/namespaces/bench/configmaps',
+    };
+    const results: Record<string, { direct: Load; kapiserver: Load; ratio: number }> = {};
+    for (const [name, path] of Object.entries(targets)) {
+      // Warm both paths (connections, caches), then measure direct and through kapiserver back to back.
+      await autocannon(`${dev.url}${path}`, dev.token, caFile).catch(() => undefined);
+      await autocannon(`${stack.secureUrl}${path}`, token, caFile).catch(() => undefined);
+      const direct = await autocannon(`${dev.url}${path}`, dev.token, caFile);
+      const kapiserver = await autocannon(`${stack.secureUrl}${path}`, token, caFile);
+      results[name] = { direct, kapiserver, ratio: kapiserver.rps / direct.rps };
+    }
+
+    // Watch event latency: the same writes observed directly and through kapiserver.
+    const direct = new Map<string, number>();
+    const through = new Map<string, number>();
+    const watchPath = '/api/v1/namespaces/bench/configmaps?watch=true&resourceVersion=0';
+    const stopDirect = await watch(`${dev.url}${watchPath}`, dev.token, dev.caPem, direct);
+    const stopThrough = await watch(`${stack.secureUrl}${watchPath}`, token, dev.caPem, through);
+    await new Promise((r) => setTimeout(r, 500));
+    for (let i = 0; i < WATCH_EVENTS; i++) {
+      await post('/api/v1/namespaces/bench/configmaps', { metadata: { name: `bench-watch-${i}` } });
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+    stopDirect();
+    stopThrough();
+    const added = [...direct]
+      .filter(([n]) => through.has(n))
+      .map(([n, t]) => through.get(n)! - t)
+      .sort((a, b) => a - b);
+
+    const report = {
+      benchmark: 'proxy',
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      listBytes,
+      nodes: results.nodes,
+      bigList: results.bigList,
+      watch: {
+        events: WATCH_EVENTS,
+        seenBoth: added.length,
+        addedLatencyMsP50: Number(percentile(added, 50).toFixed(2)),
+        addedLatencyMsP99: Number(percentile(added, 99).toFixed(2)),
+      },
+      target: { throughputRatio: 0.8 },
+    };
+    console.log(JSON.stringify(report, null, 2));
+    const f = (x: number) => x.toFixed(0);
+    console.log(
+      `proxy: nodes ${f(results.nodes.kapiserver.rps)}/${f(results.nodes.direct.rps)} req/s (ratio ${results.nodes.ratio.toFixed(2)}, p99 ${results.nodes.kapiserver.p99}/${results.nodes.direct.p99} ms); ` +
+        `${(listBytes / 1e6).toFixed(2)} MB list ${f(results.bigList.kapiserver.rps)}/${f(results.bigList.direct.rps)} req/s (ratio ${results.bigList.ratio.toFixed(2)}, p99 ${results.bigList.kapiserver.p99}/${results.bigList.direct.p99} ms); ` +
+        `watch event +${report.watch.addedLatencyMsP50} ms p50, +${report.watch.addedLatencyMsP99} ms p99 (${added.length}/${WATCH_EVENTS} events)`,
+    );
+  } finally {
+    await agent.close();
+    await stack.close();
+    await dev.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

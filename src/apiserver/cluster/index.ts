@@ -1,0 +1,14 @@
+export {
+  ClusterCache,
+  collectionPath,
+  type Entry,
+  type EventHandler,
+  type IndexFunc,
+  Informer,
+  type KubeObject,
+  type ObjectMeta,
+  type ResourceRef,
+  refKey,
+  type SortField,
+} from './cache.ts';
+export { ClusterConnection, type ClusterTls } from './connection.ts';

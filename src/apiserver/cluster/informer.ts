@@ -1,0 +1,639 @@
+// A list+watch informer over the orchestrator's HTTP API (undici on ctx.cluster; no in-process shortcuts).
+// Objects are kept compactly: managedFields dropped, the rest held as one JSON string per object plus the few
+// metadata fields every reader needs (key, namespace, name, uid, creation time, labels). Readers that need the
+// full object parse it on demand (`Entry.object()`); hot paths use indexes, sorted views and event handlers.
+// See cache.ts for the public API overview.
+import type { Logger } from 'pino';
+import { request } from 'undici';
+import type { ClusterConnection } from './connection.ts';
+
+export type KubeObject = Record<string, unknown> & {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+};
+
+export interface ObjectMeta {
+  name?: string;
+  namespace?: string;
+  uid?: string;
+  resourceVersion?: string;
+  creationTimestamp?: string;
+  selfLink?: string;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: { uid?: string; kind?: string; name?: string }[];
+  [k: string]: unknown;
+}
+
+/** group '' is the core group (/api/v1). */
+export interface ResourceRef {
+  group: string;
+  version: string;
+  /** Plural resource name, e.g. `nodes`. */
+  resource: string;
+}
+
+export function refKey(ref: ResourceRef): string {
+  return `${ref.group}/${ref.version}/${ref.resource}`;
+}
+
+/** The native API path of a resource collection: /api/v1/nodes, /apis/apps/v1/namespaces/x/deployments. */
+export function collectionPath(ref: ResourceRef, namespace?: string): string {
+  const base = ref.group === '' ? `/api/${ref.version}` : `/apis/${ref.group}/${ref.version}`;
+  return namespace ? `${base}/namespaces/${namespace}/${ref.resource}` : `${base}/${ref.resource}`;
+}
+
+/** One cached object. Immutable: an update replaces the entry. */
+export interface Entry {
+  /** `namespace/name`, or `name` for cluster-scoped objects. */
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly resourceVersion: string;
+  /** metadata.creationTimestamp in epoch milliseconds (0 when absent). */
+  readonly created: number;
+  readonly labels: Readonly<Record<string, string>> | undefined;
+  /** The object as JSON (managedFields removed, kind/apiVersion/selfLink filled in). */
+  readonly json: string;
+  /** A fresh parse of `json`: callers may mutate it. */
+  object(): KubeObject;
+}
+
+export interface EventHandler {
+  onAdd?(obj: KubeObject, entry: Entry): void;
+  onUpdate?(obj: KubeObject, old: KubeObject, entry: Entry): void;
+  onDelete?(obj: KubeObject, entry: Entry): void;
+}
+
+/** Computes index values of an object (client-go's IndexFunc). */
+export type IndexFunc = (obj: KubeObject) => string[];
+
+export type SortField = 'creationTimestamp' | 'name';
+
+export interface InformerOptions {
+  /** Page size of the initial (and re-)list. */
+  pageSize?: number;
+  /** Upper bound of the retry backoff after errors. */
+  maxBackoffMs?: number;
+  /** How long one watch request may stay open before it is renewed. */
+  watchTimeoutSeconds?: number;
+  /** How often to retry when the resource type is not served (e.g. a CRD not yet installed). */
+  absentRetryMs?: number;
+}
+
+/** Ascending order: creation time, then name, then namespace (KubeSphere breaks timestamp ties by name). */
+export function compareEntries(by: SortField): (a: Entry, b: Entry) => number {
+  if (by === 'name') {
+    return (a, b) => cmp(a.name, b.name) || cmp(a.namespace, b.namespace);
+  }
+  return (a, b) => a.created - b.created || cmp(a.name, b.name) || cmp(a.namespace, b.namespace);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function lowerBound(arr: Entry[], e: Entry, c: (a: Entry, b: Entry) => number): number {
+  let lo = 0;
+  let hi = arr.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (c(arr[mid], e) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+class StatusCodeError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+export class Informer {
+  readonly ref: ResourceRef;
+  private readonly cluster: ClusterConnection;
+  private readonly logger?: Logger;
+  private readonly opts: Required<InformerOptions>;
+  private readonly items = new Map<string, Entry>();
+  private readonly nsIndex = new Map<string, Set<string>>();
+  private readonly labelIndex = new Map<string, Map<string, Set<string>>>();
+  private readonly customIndexers = new Map<string, IndexFunc>();
+  /** index name -> value -> keys */
+  private readonly customIndex = new Map<string, Map<string, Set<string>>>();
+  /** index name -> key -> values (to remove an old entry without re-parsing it) */
+  private readonly customValues = new Map<string, Map<string, string[]>>();
+  private readonly sortedViews = new Map<SortField, Entry[]>();
+  private readonly handlers = new Set<EventHandler>();
+  private readonly syncWaiters = new Set<() => void>();
+  private synced = false;
+  private absent = false;
+  private started = false;
+  private lastResourceVersion = '';
+  private kind = '';
+  private apiVersion = '';
+  private readonly abort = new AbortController();
+  private loop?: Promise<void>;
+  /** Counters for tests and metrics. */
+  readonly stats = { lists: 0, watches: 0, events: 0, relistsAfterGone: 0, errors: 0 };
+
+  constructor(cluster: ClusterConnection, ref: ResourceRef, logger?: Logger, opts: InformerOptions = {}) {
+    this.cluster = cluster;
+    this.ref = ref;
+    this.logger = logger;
+    this.opts = {
+      pageSize: opts.pageSize ?? 500,
+      maxBackoffMs: opts.maxBackoffMs ?? 10_000,
+      watchTimeoutSeconds: opts.watchTimeoutSeconds ?? 300,
+      absentRetryMs: opts.absentRetryMs ?? 2_000,
+    };
+    this.apiVersion = ref.group === '' ? ref.version : `${ref.group}/${ref.version}`;
+  }
+
+  /** Starts list+watch in the background (idempotent). */
+  start(): this {
+    if (this.started) return this;
+    this.started = true;
+    this.loop = this.run().catch((err: unknown) => {
+      this.logger?.error({ err: String(err), resource: refKey(this.ref) }, 'informer stopped unexpectedly');
+    });
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+    for (const w of this.syncWaiters) w();
+    this.syncWaiters.clear();
+  }
+
+  /** True once the first full list has been loaded (also true when the type is not served: an empty, known set). */
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  /** True when the orchestrator does not serve this resource type (yet); retried in the background. */
+  isAbsent(): boolean {
+    return this.absent;
+  }
+
+  /** Resolves true once synced, false after `timeoutMs` or on stop. */
+  waitForSync(timeoutMs = 30_000): Promise<boolean> {
+    if (this.synced) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.syncWaiters.delete(done);
+        resolve(this.synced);
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.syncWaiters.add(done);
+    });
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  /** The last resourceVersion seen (list or watch). */
+  get resourceVersion(): string {
+    return this.lastResourceVersion;
+  }
+
+  get(namespace: string, name: string): Entry | undefined {
+    return this.items.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  /** Every entry, in no particular order (no copy). */
+  entries(): IterableIterator<Entry> {
+    return this.items.values();
+  }
+
+  /** Keys of the entries in a namespace (live set: do not mutate). */
+  keysInNamespace(namespace: string): ReadonlySet<string> {
+    return this.nsIndex.get(namespace) ?? new Set();
+  }
+
+  /** Keys of entries carrying label `key` (any value when `value` is undefined). Live sets: do not mutate. */
+  keysWithLabel(key: string, value?: string): ReadonlySet<string> {
+    const byValue = this.labelIndex.get(key);
+    if (!byValue) return new Set();
+    if (value !== undefined) return byValue.get(value) ?? new Set();
+    const all = new Set<string>();
+    for (const s of byValue.values()) for (const k of s) all.add(k);
+    return all;
+  }
+
+  getByKey(key: string): Entry | undefined {
+    return this.items.get(key);
+  }
+
+  /**
+   * Adds a named index (client-go Indexer style); existing entries are indexed at once (one parse each).
+   * Adding the same name twice keeps the first function.
+   */
+  addIndex(name: string, fn: IndexFunc): void {
+    if (this.customIndexers.has(name)) return;
+    this.customIndexers.set(name, fn);
+    this.customIndex.set(name, new Map());
+    this.customValues.set(name, new Map());
+    for (const e of this.items.values()) this.indexCustom(name, fn, e.key, e.object());
+  }
+
+  /** Keys whose index `name` produced `value` (live set: do not mutate). */
+  keysByIndex(name: string, value: string): ReadonlySet<string> {
+    return this.customIndex.get(name)?.get(value) ?? new Set();
+  }
+
+  /** The values index `name` produced for an entry. */
+  indexValues(name: string, key: string): readonly string[] {
+    return this.customValues.get(name)?.get(key) ?? [];
+  }
+
+  /**
+   * Entries in ascending order of `by` (creation time or name; ties by name then namespace). Built on first use,
+   * then maintained incrementally: callers page through it without sorting. Do not mutate.
+   */
+  sorted(by: SortField): readonly Entry[] {
+    let view = this.sortedViews.get(by);
+    if (!view) {
+      view = [...this.items.values()].sort(compareEntries(by));
+      this.sortedViews.set(by, view);
+    }
+    return view;
+  }
+
+  /**
+   * Subscribes to changes. When the informer has already synced, `onAdd` is replayed for existing objects first.
+   * Returns an unsubscribe function. Handlers run synchronously in event order; they must not throw or block.
+   */
+  addEventHandler(handler: EventHandler): () => void {
+    this.handlers.add(handler);
+    if (handler.onAdd) for (const e of this.items.values()) this.safe(() => handler.onAdd?.(e.object(), e));
+    return () => this.handlers.delete(handler);
+  }
+
+  // ---- list + watch loop ----
+
+  private async run(): Promise<void> {
+    const signal = this.abort.signal;
+    let backoff = 250;
+    let needList = true;
+    while (!signal.aborted) {
+      try {
+        if (needList) {
+          await this.list(signal);
+          needList = false;
+          backoff = 250;
+          if (this.absent) {
+            await sleep(this.opts.absentRetryMs, signal);
+            needList = true;
+            continue;
+          }
+        }
+        await this.watch(signal);
+        backoff = 250;
+      } catch (err) {
+        if (signal.aborted) break;
+        if (err instanceof StatusCodeError && err.statusCode === 410) {
+          // Our resourceVersion is older than the server's history: relist and diff.
+          this.stats.relistsAfterGone++;
+          needList = true;
+          continue;
+        }
+        this.stats.errors++;
+        this.logger?.warn(
+          { resource: refKey(this.ref), err: String(err) },
+          'informer list/watch failed; retrying',
+        );
+        await sleep(backoff, signal);
+        backoff = Math.min(backoff * 2, this.opts.maxBackoffMs);
+        // A failed list must be retried as a list; a broken watch resumes from the last resourceVersion and falls
+        // back to a relist only if the server answers 410.
+        if (!this.synced) needList = true;
+      }
+    }
+  }
+
+  private headers(): Record<string, string> {
+    const auth = this.cluster.authorization();
+    return auth ? { authorization: auth, accept: 'application/json' } : { accept: 'application/json' };
+  }
+
+  private async list(signal: AbortSignal): Promise<void> {
+    this.stats.lists++;
+    const collected: KubeObject[] = [];
+    let cont = '';
+    let rv = '';
+    let kind = '';
+    for (;;) {
+      const qs = new URLSearchParams({ limit: String(this.opts.pageSize) });
+      if (cont) qs.set('continue', cont);
+      const res = await request(`${this.cluster.server}${collectionPath(this.ref)}?${qs}`, {
+        dispatcher: this.cluster.dispatcher,
+        headers: this.headers(),
+        signal,
+        headersTimeout: 30_000,
+        bodyTimeout: 60_000,
+      });
+      const text = await res.body.text();
+      if (res.statusCode === 404 && !cont) {
+        this.absent = true;
+        this.replaceAll([], '');
+        return;
+      }
+      if (res.statusCode === 410) throw new StatusCodeError(410, 'list continue token expired');
+      if (res.statusCode !== 200)
+        throw new StatusCodeError(res.statusCode, `list answered ${res.statusCode}`);
+      const body = JSON.parse(text) as {
+        kind?: string;
+        items?: KubeObject[];
+        metadata?: { resourceVersion?: string; continue?: string };
+      };
+      if (!cont) rv = body.metadata?.resourceVersion ?? '';
+      kind = body.kind ?? kind;
+      for (const item of body.items ?? []) collected.push(item);
+      cont = body.metadata?.continue ?? '';
+      if (!cont) break;
+    }
+    if (kind.endsWith('List')) this.kind = kind.slice(0, -4);
+    this.absent = false;
+    this.replaceAll(collected, rv);
+  }
+
+  private async watch(signal: AbortSignal): Promise<void> {
+    this.stats.watches++;
+    // Spread renewals so many informers do not reconnect in lockstep.
+    const timeout = Math.round(this.opts.watchTimeoutSeconds * (0.8 + Math.random() * 0.4));
+    const qs = new URLSearchParams({
+      watch: 'true',
+      allowWatchBookmarks: 'true',
+      timeoutSeconds: String(timeout),
+    });
+    if (this.lastResourceVersion) qs.set('resourceVersion', this.lastResourceVersion);
+    const res = await request(`${this.cluster.server}${collectionPath(this.ref)}?${qs}`, {
+      dispatcher: this.cluster.dispatcher,
+      headers: this.headers(),
+      signal,
+      headersTimeout: 30_000,
+      bodyTimeout: (timeout + 60) * 1000,
+    });
+    if (res.statusCode !== 200) {
+      await res.body.text().catch(() => '');
+      throw new StatusCodeError(res.statusCode, `watch answered ${res.statusCode}`);
+    }
+    let buffered = '';
+    res.body.setEncoding('utf8');
+    for await (const chunk of res.body as AsyncIterable<string>) {
+      buffered += chunk;
+      let nl = buffered.indexOf('\n');
+      while (nl >= 0) {
+        const line = buffered.slice(0, nl).trim();
+        buffered = buffered.slice(nl + 1);
+        if (line) this.onWatchLine(line);
+        nl = buffered.indexOf('\n');
+      }
+    }
+    const rest = buffered.trim();
+    if (rest) this.onWatchLine(rest);
+  }
+
+  private onWatchLine(line: string): void {
+    const ev = JSON.parse(line) as { type?: string; object?: KubeObject & { code?: number } };
+    const obj = ev.object;
+    if (!obj) return;
+    this.stats.events++;
+    switch (ev.type) {
+      case 'ADDED':
+      case 'MODIFIED':
+        this.upsert(obj);
+        break;
+      case 'DELETED':
+        this.remove(obj);
+        break;
+      case 'BOOKMARK':
+        if (obj.metadata?.resourceVersion) this.lastResourceVersion = obj.metadata.resourceVersion;
+        break;
+      case 'ERROR': {
+        const code = typeof obj.code === 'number' ? obj.code : 500;
+        throw new StatusCodeError(code, `watch error event ${code}`);
+      }
+    }
+  }
+
+  // ---- store ----
+
+  private normalize(obj: KubeObject): KubeObject {
+    if (!obj.metadata) obj.metadata = {};
+    const meta = obj.metadata;
+    delete meta.managedFields;
+    if (!obj.apiVersion) obj.apiVersion = this.apiVersion;
+    if (!obj.kind && this.kind) obj.kind = this.kind;
+    if (!meta.selfLink && meta.name) {
+      meta.selfLink = `${collectionPath(this.ref, meta.namespace)}/${meta.name}`;
+    }
+    return obj;
+  }
+
+  private makeEntry(obj: KubeObject): Entry {
+    return new CachedEntry(obj);
+  }
+
+  private upsert(raw: KubeObject): void {
+    const obj = this.normalize(raw);
+    const entry = this.makeEntry(obj);
+    if (entry.resourceVersion) this.lastResourceVersion = entry.resourceVersion;
+    const old = this.items.get(entry.key);
+    if (old) this.unindex(old);
+    this.index(entry, obj);
+    if (this.handlers.size === 0) return;
+    if (old) {
+      const oldObj = old.object();
+      for (const h of this.handlers) this.safe(() => h.onUpdate?.(obj, oldObj, entry));
+    } else {
+      for (const h of this.handlers) this.safe(() => h.onAdd?.(obj, entry));
+    }
+  }
+
+  private remove(raw: KubeObject): void {
+    const obj = this.normalize(raw);
+    const meta = obj.metadata ?? {};
+    const key = meta.namespace ? `${meta.namespace}/${meta.name}` : String(meta.name ?? '');
+    if (meta.resourceVersion) this.lastResourceVersion = meta.resourceVersion;
+    const old = this.items.get(key);
+    if (!old) return;
+    this.unindex(old);
+    for (const h of this.handlers) this.safe(() => h.onDelete?.(obj, old));
+  }
+
+  /** Replaces the store with a fresh list, firing add/update/delete for the differences (a relist after 410). */
+  private replaceAll(objs: KubeObject[], rv: string): void {
+    const seen = new Set<string>();
+    const fresh = this.items.size === 0;
+    if (fresh) {
+      // Fast path for the first list: build views once instead of inserting one by one.
+      const views = [...this.sortedViews.keys()];
+      this.sortedViews.clear();
+      for (const raw of objs) {
+        const obj = this.normalize(raw);
+        const entry = this.makeEntry(obj);
+        this.index(entry, obj);
+        for (const h of this.handlers) this.safe(() => h.onAdd?.(obj, entry));
+      }
+      for (const v of views) this.sorted(v);
+    } else {
+      for (const raw of objs) {
+        const meta = raw.metadata ?? {};
+        const key = meta.namespace ? `${meta.namespace}/${meta.name}` : String(meta.name ?? '');
+        seen.add(key);
+        const old = this.items.get(key);
+        if (old && old.resourceVersion === meta.resourceVersion && old.uid === meta.uid) continue;
+        this.upsert(raw);
+      }
+      for (const e of [...this.items.values()]) {
+        if (!seen.has(e.key)) this.remove(e.object());
+      }
+    }
+    this.lastResourceVersion = rv;
+    if (!this.synced) {
+      this.synced = true;
+      for (const w of [...this.syncWaiters]) w();
+    }
+  }
+
+  private index(entry: Entry, obj: KubeObject): void {
+    this.items.set(entry.key, entry);
+    if (entry.namespace) addTo(this.nsIndex, entry.namespace, entry.key);
+    if (entry.labels) {
+      for (const [k, v] of Object.entries(entry.labels)) {
+        let byValue = this.labelIndex.get(k);
+        if (!byValue) {
+          byValue = new Map();
+          this.labelIndex.set(k, byValue);
+        }
+        addTo(byValue, v, entry.key);
+      }
+    }
+    for (const [name, fn] of this.customIndexers) this.indexCustom(name, fn, entry.key, obj);
+    for (const [by, view] of this.sortedViews) {
+      view.splice(lowerBound(view, entry, compareEntries(by)), 0, entry);
+    }
+  }
+
+  private indexCustom(name: string, fn: IndexFunc, key: string, obj: KubeObject): void {
+    let values: string[] = [];
+    try {
+      values = fn(obj);
+    } catch (err) {
+      this.logger?.warn({ index: name, err: String(err) }, 'index function failed');
+    }
+    if (values.length === 0) return;
+    const byValue = this.customIndex.get(name) as Map<string, Set<string>>;
+    for (const v of values) addTo(byValue, v, key);
+    this.customValues.get(name)?.set(key, values);
+  }
+
+  private unindex(entry: Entry): void {
+    this.items.delete(entry.key);
+    if (entry.namespace) removeFrom(this.nsIndex, entry.namespace, entry.key);
+    if (entry.labels) {
+      for (const [k, v] of Object.entries(entry.labels)) {
+        const byValue = this.labelIndex.get(k);
+        if (!byValue) continue;
+        removeFrom(byValue, v, entry.key);
+        if (byValue.size === 0) this.labelIndex.delete(k);
+      }
+    }
+    for (const name of this.customIndexers.keys()) {
+      const values = this.customValues.get(name)?.get(entry.key);
+      if (!values) continue;
+      const byValue = this.customIndex.get(name) as Map<string, Set<string>>;
+      for (const v of values) removeFrom(byValue, v, entry.key);
+      this.customValues.get(name)?.delete(entry.key);
+    }
+    for (const [by, view] of this.sortedViews) {
+      const c = compareEntries(by);
+      let i = lowerBound(view, entry, c);
+      // Equal sort keys are impossible for distinct keys (name+namespace), but be defensive about identity.
+      while (i < view.length && view[i] !== entry && c(view[i], entry) === 0) i++;
+      if (view[i] === entry) view.splice(i, 1);
+      else {
+        const j = view.indexOf(entry);
+        if (j >= 0) view.splice(j, 1);
+      }
+    }
+  }
+
+  private safe(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.logger?.warn({ resource: refKey(this.ref), err: String(err) }, 'informer event handler threw');
+    }
+  }
+}
+
+/** A class (not a closure per object) so 20,000 entries share one `object` method. */
+class CachedEntry implements Entry {
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly resourceVersion: string;
+  readonly created: number;
+  readonly labels: Readonly<Record<string, string>> | undefined;
+  readonly json: string;
+
+  constructor(obj: KubeObject) {
+    const meta = obj.metadata ?? {};
+    this.json = JSON.stringify(obj);
+    this.namespace = meta.namespace ?? '';
+    this.name = meta.name ?? '';
+    this.key = this.namespace ? `${this.namespace}/${this.name}` : this.name;
+    this.uid = meta.uid ?? '';
+    this.resourceVersion = meta.resourceVersion ?? '';
+    const created = meta.creationTimestamp ? Date.parse(meta.creationTimestamp) : 0;
+    this.created = Number.isNaN(created) ? 0 : created;
+    // A private copy: handlers receive `obj` and may keep or change it.
+    this.labels =
+      meta.labels && Object.keys(meta.labels).length > 0 ? Object.freeze({ ...meta.labels }) : undefined;
+  }
+
+  object(): KubeObject {
+    return JSON.parse(this.json) as KubeObject;
+  }
+}
+
+function addTo(map: Map<string, Set<string>>, value: string, key: string): void {
+  let set = map.get(value);
+  if (!set) {
+    set = new Set();
+    map.set(value, set);
+  }
+  set.add(key);
+}
+
+function removeFrom(map: Map<string, Set<string>>, value: string, key: string): void {
+  const set = map.get(value);
+  if (!set) return;
+  set.delete(key);
+  if (set.size === 0) map.delete(value);
+}

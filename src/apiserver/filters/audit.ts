@@ -1,0 +1,61 @@
+// Step 4 of the filter chain, run once the response is sent: request metrics and one audit event per request.
+// Kubelet probes (/healthz, /livez, /readyz) are counted in metrics but not audited: they would flood the audit log.
+import type { IncomingMessage } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { buildAuditEvent } from '../audit/index.ts';
+import type { ServerContext } from '../context.ts';
+import type { UserInfo } from '../request.ts';
+import type { RequestInfo } from './requestinfo.ts';
+
+const UNAUDITED_PATHS = new Set(['/healthz', '/livez', '/readyz']);
+
+export function auditHook(ctx: ServerContext) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const latencyMs = reply.elapsedTime;
+    ctx.metrics?.observeRequest(request.requestInfo, reply.statusCode, latencyMs / 1000);
+    const auditor = ctx.audit;
+    if (!auditor) return;
+    const path = request.requestInfo?.path ?? request.url.split('?')[0];
+    if (UNAUDITED_PATHS.has(path)) return;
+    auditor.record(
+      buildAuditEvent({
+        info: request.requestInfo,
+        method: request.method,
+        url: request.url,
+        user: request.user,
+        remoteAddress: request.socket?.remoteAddress,
+        headers: request.headers,
+        code: reply.statusCode,
+        latencyMs,
+      }),
+    );
+  };
+}
+
+/**
+ * The same metrics and audit event for a request served outside fastify's hooks (the upgrade tunnel: exec, attach,
+ * port-forward), recorded when it is refused or handed to the orchestrator (code 101).
+ */
+export function recordRawRequest(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  info: RequestInfo,
+  user: UserInfo | undefined,
+  code: number,
+  startedAt: number,
+): void {
+  const latencyMs = performance.now() - startedAt;
+  ctx.metrics?.observeRequest(info, code, latencyMs / 1000);
+  ctx.audit?.record(
+    buildAuditEvent({
+      info,
+      method: req.method ?? 'GET',
+      url: req.url ?? '/',
+      user,
+      remoteAddress: req.socket?.remoteAddress,
+      headers: req.headers,
+      code,
+      latencyMs,
+    }),
+  );
+}

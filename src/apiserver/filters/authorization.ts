@@ -1,0 +1,67 @@
+// Step 3 of the filter chain: authorization. Every authenticated request (/kapis, /kapi, /api, /apis incl.
+// subresources, and non-resource URLs) is checked by `ctx.authorize` (the RBAC authorizer in iam/rbac.ts); a refusal
+// is a 403 Status naming user, verb and resource in Kubernetes' words. Requests on the anonymous allow-list carry no
+// user and were already let through by authentication.
+//
+// The checks are plain functions of (user, requestInfo) so the upgrade handler (exec, attach, port-forward), which
+// never reaches fastify's hooks, runs exactly the same code (see proxy/upgrade.ts).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { forbiddenMessage } from '../../k8s/rbac.ts';
+import { badRequest, forbidden, type StatusError } from '../../k8s/status.ts';
+import type { ServerContext } from '../context.ts';
+import { attributesOf } from '../iam/rbac.ts';
+import { checkRbacWrite, isRbacWrite } from '../iam/rbac-escalation.ts';
+import type { UserInfo } from '../request.ts';
+import type { RequestInfo } from './requestinfo.ts';
+
+/** Dot segments, doubled slashes, encoded dots/slashes/backslashes: other hops may resolve them differently. */
+const NON_CANONICAL = /(^|\/)\.\.?(\/|$)|\/\/|%2e|%2f|%5c|\\/i;
+
+export function isCanonicalPath(path: string): boolean {
+  return !NON_CANONICAL.test(path);
+}
+
+/** Throws the StatusError that answers the request (400 non-canonical path, 403 refused, 503 not ready); else returns. */
+export async function authorizeRequest(ctx: ServerContext, user: UserInfo, info: RequestInfo): Promise<void> {
+  if (!isCanonicalPath(info.path)) {
+    throw badRequest(
+      'the request path must not contain dot segments, empty segments or encoded slashes or dots',
+    );
+  }
+  if (!ctx.authorize) throw forbidden(`forbidden: User "${user.name}": authorization is not configured`);
+  const decision = await ctx.authorize(user, info);
+  if (decision.allowed) return;
+  throw forbiddenError(user, info, decision.reason);
+}
+
+export function forbiddenError(user: UserInfo, info: RequestInfo, reason = ''): StatusError {
+  const attrs = attributesOf(info);
+  return forbidden(
+    forbiddenMessage(user.name, attrs, reason),
+    info.isResourceRequest
+      ? { name: info.name || undefined, group: info.apiGroup || undefined, kind: info.resource }
+      : undefined,
+  );
+}
+
+export function authorizationFilter(ctx: ServerContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const user = request.user;
+    if (!user) return; // anonymous allow-list, or the bare server shell without authentication
+    await authorizeRequest(ctx, user, request.requestInfo);
+  };
+}
+
+/**
+ * preHandler (after body parsing) for writes of roles and bindings through /kapis: refuses objects that grant more
+ * than the writer holds. Forwarded /api and /apis writes are checked by the proxy (proxy/rbac-guard.ts).
+ */
+export function escalationFilter(ctx: ServerContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+    const user = request.user;
+    const info = request.requestInfo;
+    if (!user || !info || info.isKubernetesRequest || !isRbacWrite(info) || !ctx.authorizer) return;
+    if (ctx.config.authorization.mode !== 'RBAC') return;
+    await checkRbacWrite(ctx.authorizer, user, info, request.body);
+  };
+}

@@ -1,0 +1,165 @@
+// Request info: classifies a method + URL once (like KubeSphere's RequestInfoFactory, itself modelled on the
+// Kubernetes apiserver's), so authentication, authorization, audit and dispatch all read the same answer.
+
+export type ResourceScope = 'Cluster' | 'Workspace' | 'Namespace';
+
+export interface RequestInfo {
+  /** True for /api, /apis, /kapi, /kapis paths that name a resource (not discovery). */
+  isResourceRequest: boolean;
+  /** True when the request goes to the orchestrator (/api, /apis). */
+  isKubernetesRequest: boolean;
+  path: string;
+  /** Kubernetes verb: get, list, watch, create, update, patch, delete, deletecollection, proxy; or the lower-cased HTTP method for non-resource requests. */
+  verb: string;
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  cluster: string;
+  workspace: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  parts: string[];
+  resourceScope: ResourceScope;
+}
+
+const API_PREFIXES = new Set(['api', 'apis', 'kapi', 'kapis']);
+const GROUPLESS_PREFIXES = new Set(['api', 'kapi']);
+const KUBERNETES_PREFIXES = new Set(['api', 'apis']);
+const SPECIAL_VERBS = new Set(['proxy', 'watch']);
+/** Subresources of a namespace itself: /api/v1/namespaces/{ns}/status is the namespace's status, not a resource in it. */
+const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+/** KubeSphere's cluster-scoped resources of the aggregated API. */
+export const GLOBAL_RESOURCES = new Set([
+  'users',
+  'globalroles',
+  'globalrolebindings',
+  'workspaces',
+  'clusters',
+]);
+
+const METHOD_VERBS: Record<string, string> = {
+  POST: 'create',
+  GET: 'get',
+  HEAD: 'get',
+  PUT: 'update',
+  PATCH: 'patch',
+  DELETE: 'delete',
+};
+
+function nonResource(method: string, path: string): RequestInfo {
+  return {
+    isResourceRequest: false,
+    isKubernetesRequest: false,
+    path,
+    verb: method.toLowerCase(),
+    apiPrefix: '',
+    apiGroup: '',
+    apiVersion: '',
+    cluster: '',
+    workspace: '',
+    namespace: '',
+    resource: '',
+    subresource: '',
+    name: '',
+    parts: [],
+    resourceScope: 'Cluster',
+  };
+}
+
+function isTrue(v: string | null): boolean {
+  return v === 'true' || v === '1';
+}
+
+/**
+ * Parses a request. `url` is the raw request target (path + query). Segments are percent-decoded after splitting,
+ * so an encoded slash stays inside its segment and cannot change how the path is classified.
+ */
+export function parseRequestInfo(method: string, url: string): RequestInfo {
+  const q = url.indexOf('?');
+  const rawPath = q === -1 ? url : url.slice(0, q);
+  const query = new URLSearchParams(q === -1 ? '' : url.slice(q + 1));
+  let segments: string[];
+  try {
+    segments = rawPath
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s));
+  } catch {
+    return nonResource(method, rawPath);
+  }
+  const info = nonResource(method, rawPath);
+  if (segments.length === 0 || !API_PREFIXES.has(segments[0])) return info;
+  // Dot segments would be resolved differently by other hops; treat the path as a non-resource request
+  // (which authorization then checks as a plain URL) instead of guessing.
+  if (segments.some((s) => s === '.' || s === '..')) return info;
+
+  info.apiPrefix = segments[0];
+  info.isKubernetesRequest = KUBERNETES_PREFIXES.has(info.apiPrefix);
+  let parts = segments.slice(1);
+
+  if (parts[0] === 'clusters' && parts.length > 1) {
+    info.cluster = parts[1];
+    parts = parts.slice(2);
+  }
+
+  if (!GROUPLESS_PREFIXES.has(info.apiPrefix)) {
+    if (parts.length < 3) return { ...info, isResourceRequest: false, verb: method.toLowerCase() };
+    info.apiGroup = parts[0];
+    parts = parts.slice(1);
+  } else if (parts.length < 2) {
+    return { ...info, isResourceRequest: false, verb: method.toLowerCase() };
+  }
+  info.apiVersion = parts[0];
+  parts = parts.slice(1);
+  info.isResourceRequest = true;
+
+  if (parts.length > 0 && SPECIAL_VERBS.has(parts[0])) {
+    if (parts.length < 2) return { ...info, isResourceRequest: false, verb: method.toLowerCase() };
+    info.verb = parts[0];
+    parts = parts.slice(1);
+  } else {
+    info.verb = METHOD_VERBS[method.toUpperCase()] ?? method.toLowerCase();
+  }
+
+  if (parts[0] === 'workspaces' && parts.length > 1) {
+    info.workspace = parts[1];
+    if (parts.length > 2) parts = parts.slice(2);
+  }
+
+  if (parts[0] === 'namespaces') {
+    if (parts.length > 1) {
+      info.namespace = parts[1];
+      // /namespaces/{ns} and /namespaces/{ns}/status name the namespace object itself.
+      if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2])) parts = parts.slice(2);
+    }
+  }
+
+  info.parts = parts;
+  // proxy takes the rest of the path as its own, so it never has a subresource.
+  if (parts.length >= 3 && info.verb !== 'proxy') info.subresource = parts[2];
+  if (parts.length >= 2) info.name = parts[1];
+  if (parts.length >= 1) info.resource = parts[0];
+
+  if (info.name === '' && info.verb === 'get') {
+    info.verb = isTrue(query.get('watch')) ? 'watch' : 'list';
+  }
+  if (info.name === '' && info.verb === 'delete') info.verb = 'deletecollection';
+
+  // A list or watch narrowed to one object by name is a request on that name (as Kubernetes treats it).
+  if (info.verb === 'list' || info.verb === 'watch') {
+    const fs = query.get('fieldSelector');
+    if (fs) {
+      for (const req of fs.split(',')) {
+        const m = /^metadata\.name(?:==?)(.*)$/.exec(req.trim());
+        if (m) info.name = m[1];
+      }
+    }
+  }
+
+  // As in Kubernetes, /namespaces/{ns} itself carries namespace {ns}, so a RoleBinding in {ns} can grant it.
+  if (info.namespace !== '') info.resourceScope = 'Namespace';
+  else if (info.workspace !== '') info.resourceScope = 'Workspace';
+  return info;
+}

@@ -1,0 +1,114 @@
+// Starts the API server: context (readiness, shutdown hooks), the app, both listeners.
+import { readFileSync } from 'node:fs';
+import type { Logger } from 'pino';
+import type { KubeSphereConfig } from '../config/index.ts';
+import { ensureLocalPki } from '../pki/index.ts';
+import { createAuditor } from './audit/index.ts';
+import { ClusterCache } from './cluster/cache.ts';
+import type { ClusterConnection } from './cluster/index.ts';
+import type { ServerContext } from './context.ts';
+import { startAuthorization } from './iam/rbac-start.ts';
+import { createApiMetrics } from './metrics/index.ts';
+import { startOAuth } from './oauth/index.ts';
+import { Readiness } from './readiness.ts';
+import { buildApiServer } from './server.ts';
+
+export interface ApiServerOptions {
+  config: KubeSphereConfig;
+  cluster: ClusterConnection;
+  logger: Logger;
+  dataDir: string;
+  host: string;
+  port: number;
+  securePort?: number;
+  tlsCertFile?: string;
+  tlsKeyFile?: string;
+}
+
+export interface RunningApiServer {
+  port: number;
+  securePort?: number;
+  /** CA that signs the secure port's certificate when it was generated locally. */
+  caPem?: string;
+  context: ServerContext;
+  close(): Promise<void>;
+}
+
+const PROBE_INTERVAL_MS = 5000;
+const OAUTH_START_WAIT_MS = 20_000;
+
+export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
+  const closers: (() => Promise<void> | void)[] = [];
+  const readiness = new Readiness();
+  const ctx: ServerContext = {
+    config: opts.config,
+    cluster: opts.cluster,
+    logger: opts.logger,
+    dataDir: opts.dataDir,
+    readiness,
+    onClose: (fn) => closers.push(fn),
+  };
+  const metrics = createApiMetrics();
+  ctx.metrics = metrics;
+  metrics.addHealthCheck('orchestrator', () => opts.cluster.isReachable);
+  ctx.audit = createAuditor(opts.config.auditing, opts.logger, metrics.auditEvent);
+  const auditor = ctx.audit;
+  // Registered first so it runs last: events of requests finishing during shutdown are still flushed.
+  if (auditor) closers.push(() => auditor.close());
+
+  // Orchestrator reachability is probed in the background so /readyz answers at once and recovers by itself.
+  await opts.cluster.probe();
+  readiness.register('orchestrator', () => opts.cluster.isReachable);
+  const probeTimer = setInterval(() => void opts.cluster.probe(), PROBE_INTERVAL_MS);
+  probeTimer.unref();
+  closers.push(() => clearInterval(probeTimer));
+
+  // Informer cache: informers start on demand (the aggregated APIs start theirs at registration); /readyz waits for
+  // every started one to sync. Closed after the server (closers run in reverse).
+  const cache = new ClusterCache(opts.cluster, opts.logger);
+  ctx.cache = cache;
+  readiness.register('informer-cache', () => cache.synced());
+  metrics.addCacheStats(() => cache.stats());
+  metrics.addHealthCheck('informer-cache', () => cache.synced());
+  closers.push(() => cache.close());
+
+  // Token issuance and authentication start in the background (CRDs, JWT key, user cache); start-up waits a bounded
+  // time for them so the first login after start works, and /readyz reports them.
+  const oauth = startOAuth(ctx);
+  ctx.oauth = oauth;
+  readiness.register('oauth', () => oauth.isReady());
+  metrics.addHealthCheck('token-store', () => oauth.store.healthy());
+  closers.push(() => oauth.close());
+  await Promise.race([oauth.ready, new Promise((r) => setTimeout(r, OAUTH_START_WAIT_MS).unref())]);
+
+  // Authorization: RBAC from the informer cache on ctx.authorize; built-in global roles once the CRDs exist.
+  const authz = startAuthorization(ctx, oauth.ready);
+  await Promise.race([authz.rolesReady, new Promise((r) => setTimeout(r, OAUTH_START_WAIT_MS).unref())]);
+
+  const server = await buildApiServer(ctx);
+
+  let tls: { cert: string; key: string } | undefined;
+  let caPem: string | undefined;
+  if (opts.securePort !== undefined) {
+    if (opts.tlsCertFile && opts.tlsKeyFile) {
+      tls = { cert: readFileSync(opts.tlsCertFile, 'utf8'), key: readFileSync(opts.tlsKeyFile, 'utf8') };
+    } else {
+      const pki = await ensureLocalPki(opts.dataDir);
+      tls = { cert: pki.serving.certPem, key: pki.serving.keyPem };
+      caPem = pki.caPem;
+    }
+  }
+  const bound = await server.listen({ host: opts.host, port: opts.port, securePort: opts.securePort, tls });
+  if (bound.securePort !== undefined) ctx.secureEndpoint = { port: bound.securePort, caPem };
+
+  return {
+    ...bound,
+    caPem,
+    context: ctx,
+    async close() {
+      await server.close();
+      for (const fn of closers.reverse()) await fn();
+      await opts.cluster.close();
+    },
+  };
+}

@@ -1,0 +1,13 @@
+// The aggregated API groups kapiserver serves under /kapis (and the /kapi alias). version.ts is registered by the
+// server shell itself.
+import type { FastifyInstance } from 'fastify';
+import type { ServerContext } from '../context.ts';
+import { registerConfigRoutes } from './config/routes.ts';
+import { registerIamRoutes } from './iam/routes.ts';
+import { registerResourceRoutes } from './resources/routes.ts';
+
+export function registerKapis(app: FastifyInstance, ctx: ServerContext): void {
+  registerResourceRoutes(app, ctx);
+  registerIamRoutes(app, ctx);
+  registerConfigRoutes(app, ctx);
+}

@@ -1,0 +1,144 @@
+// The OAuth unit assembled: token store, clients, users (cache + controller + admin bootstrap), login records,
+// JWT key, ClusterConfiguration watch. `startOAuth` returns at once; `ready` resolves when logins can be served.
+import type { Logger } from 'pino';
+import type { AuthenticationOptions, KubeSphereConfig } from '../../config/index.ts';
+import type { ServerContext } from '../context.ts';
+import { installCrds, KubeRest, type ListWatch } from '../crds/index.ts';
+import { LoginRecorder } from '../iam/loginrecords.ts';
+import { Users } from '../iam/users.ts';
+import { bootstrapAdmin } from '../iam/users-bootstrap.ts';
+import { UserController } from '../iam/users-controller.ts';
+import type { UserInfo } from '../request.ts';
+import { PasswordAuthenticator } from './authenticator.ts';
+import { ClientRegistry } from './clients.ts';
+import { watchClusterConfiguration } from './clusterconfig.ts';
+import { TokenIssuer } from './jwt.ts';
+import { resolveJwtSecret } from './jwtsecret.ts';
+import { createTokenStore, type TokenStore } from './store/index.ts';
+import { TokenService } from './tokens.ts';
+
+export interface OAuthService {
+  clients: ClientRegistry;
+  store: TokenStore;
+  users: Users;
+  recorder: LoginRecorder;
+  /** Set once ready. */
+  tokens?: TokenService;
+  passwords: PasswordAuthenticator;
+  /** Resolves when CRDs, the JWT key and the user cache are in place (rejects only on close). */
+  ready: Promise<void>;
+  isReady(): boolean;
+  /** Effective authentication options (file, then ClusterConfiguration live). */
+  options(): AuthenticationOptions;
+  authenticateBearer(token: string): Promise<UserInfo>;
+  close(): Promise<void>;
+}
+
+const RETRY_MS = 2000;
+
+export function startOAuth(ctx: ServerContext): OAuthService {
+  const logger: Logger = ctx.logger.child({ component: 'oauth' });
+  const base: KubeSphereConfig = structuredClone(ctx.config);
+  const rest = new KubeRest(ctx.cluster);
+  const store = createTokenStore(ctx.config, logger);
+  const clients = new ClientRegistry(ctx.config.authentication.oauthOptions.clients);
+  const options = () => ctx.config.authentication;
+  const users = new Users(rest, logger);
+  const controller = new UserController(users, () => options().authenticateRateLimiterDuration, logger);
+  const recorder = new LoginRecorder(
+    rest,
+    () => ({
+      retentionMs: options().loginHistoryRetentionPeriod,
+      maxEntries: options().loginHistoryMaximumEntries,
+    }),
+    logger,
+  );
+  const passwords = new PasswordAuthenticator(users, store, recorder, options, logger);
+  let ready = false;
+  let closed = false;
+  const watches: ListWatch[] = [];
+
+  let warned = false;
+  const warnDefaultClient = () => {
+    const now = clients.usesDefaultSecret();
+    if (now && !warned) {
+      logger.warn(
+        'OAuth client "kubesphere" still has its well-known default secret: set authentication.oauthOptions.clients in kubesphere.yaml or the ClusterConfiguration',
+      );
+    }
+    warned = now;
+  };
+  warnDefaultClient();
+
+  const service: OAuthService = {
+    clients,
+    store,
+    users,
+    recorder,
+    passwords,
+    ready: Promise.resolve(),
+    isReady: () => ready,
+    options,
+    async authenticateBearer(token) {
+      if (!service.tokens) throw new Error('oauth is not ready');
+      return service.tokens.authenticate(token);
+    },
+    async close() {
+      closed = true;
+      for (const w of watches) w.close();
+      users.close();
+      controller.close();
+      recorder.close();
+      await recorder.flush();
+      await store.close();
+    },
+  };
+
+  const init = async () => {
+    await installCrds(rest, logger);
+    const secret = await resolveJwtSecret(ctx.config.authentication.jwtSecret, rest, logger);
+    const issuer = new TokenIssuer({
+      secret,
+      issuer: () => options().oauthOptions.issuer,
+      clockSkewMs: () => options().maximumClockSkew,
+    });
+    service.tokens = new TokenService(issuer, store, users, options);
+    const userWatch = users.start();
+    watches.push(userWatch);
+    await userWatch.synced;
+    await bootstrapAdmin(users, rest, logger, {
+      configuredPassword: ctx.config.authentication.adminPassword,
+      dataDir: ctx.dataDir,
+    });
+    const cc = watchClusterConfiguration(
+      rest,
+      base,
+      (next) => {
+        ctx.config.authentication = next.authentication;
+        clients.replace(next.authentication.oauthOptions.clients);
+        warnDefaultClient();
+      },
+      logger,
+    );
+    watches.push(cc);
+    await cc.synced;
+  };
+
+  service.ready = (async () => {
+    for (;;) {
+      try {
+        await init();
+        ready = true;
+        return;
+      } catch (err) {
+        if (closed) throw new Error('closed');
+        logger.warn({ err: (err as Error).message }, 'token issuance not ready yet; retrying');
+        for (const w of watches.splice(0)) w.close();
+        await new Promise((r) => setTimeout(r, RETRY_MS));
+        if (closed) throw new Error('closed');
+      }
+    }
+  })();
+  service.ready.catch(() => {});
+  return service;
+}

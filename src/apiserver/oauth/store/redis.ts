@@ -1,0 +1,131 @@
+// Redis token store (kubesphere.yaml `redis` section) for several replicas. Per user:
+//   kubesphere:user:<name>:tokens          sorted set: token digest -> expiry (ms; +inf = until revoked)
+//   kapiserver:user:<name>:login-failures  sorted set: failure id -> time (ms), expires with the window
+//   kapiserver:user:<name>:locked          string: locked-until (ms), expires with the lock
+// Multi-step updates are Lua scripts, so two replicas never interleave inside one.
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { RedisOptions } from '../../../config/index.ts';
+import { type TokenStore, tokenKey } from './types.ts';
+
+const ADD = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+local top = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
+if top[2] == 'inf' then redis.call('PERSIST', KEYS[1]) else redis.call('PEXPIREAT', KEYS[1], math.ceil(tonumber(top[2]))) end
+return 1`;
+
+const CONSUME = `
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score then return 0 end
+redis.call('ZREM', KEYS[1], ARGV[1])
+if score == 'inf' or tonumber(score) > tonumber(ARGV[2]) then return 1 end
+return 0`;
+
+const FAIL = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return redis.call('ZCARD', KEYS[1])`;
+
+const tokensKey = (u: string) => `kubesphere:user:${u}:tokens`;
+const failuresKey = (u: string) => `kapiserver:user:${u}:login-failures`;
+const lockKey = (u: string) => `kapiserver:user:${u}:locked`;
+
+export class RedisTokenStore implements TokenStore {
+  readonly kind = 'redis' as const;
+  private readonly redis: Redis;
+
+  constructor(opts: RedisOptions, logger?: Logger) {
+    this.redis = new Redis({
+      host: opts.host,
+      port: opts.port,
+      password: opts.password || undefined,
+      db: opts.db,
+      lazyConnect: false,
+      maxRetriesPerRequest: 2,
+      // Fail requests fast while Redis is down instead of queueing logins behind a dead connection.
+      enableOfflineQueue: true,
+      connectTimeout: 5000,
+    });
+    let lastError = '';
+    this.redis.on('error', (err: Error) => {
+      // Log each distinct connection problem once, not once per retry.
+      if (err.message !== lastError) logger?.warn({ err: err.message }, 'redis token store error');
+      lastError = err.message;
+    });
+    this.redis.on('ready', () => {
+      lastError = '';
+    });
+    this.redis.defineCommand('ksAddToken', { numberOfKeys: 1, lua: ADD });
+    this.redis.defineCommand('ksConsumeToken', { numberOfKeys: 1, lua: CONSUME });
+    this.redis.defineCommand('ksLoginFailure', { numberOfKeys: 1, lua: FAIL });
+  }
+
+  private call(name: string, ...args: (string | number)[]): Promise<unknown> {
+    const fn = (this.redis as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>)[
+      name
+    ];
+    return fn.apply(this.redis, args);
+  }
+
+  async add(username: string, token: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    await this.call('ksAddToken', tokensKey(username), tokenKey(token), ttlMs > 0 ? now + ttlMs : 'inf', now);
+  }
+
+  async isActive(username: string, token: string): Promise<boolean> {
+    const score = await this.redis.zscore(tokensKey(username), tokenKey(token));
+    if (score === null) return false;
+    return score === 'inf' || Number(score) > Date.now();
+  }
+
+  async consume(username: string, token: string): Promise<boolean> {
+    return (await this.call('ksConsumeToken', tokensKey(username), tokenKey(token), Date.now())) === 1;
+  }
+
+  async revoke(username: string, token: string): Promise<void> {
+    await this.redis.zrem(tokensKey(username), tokenKey(token));
+  }
+
+  async revokeAll(username: string): Promise<void> {
+    await this.redis.del(tokensKey(username));
+  }
+
+  async recordFailure(username: string, windowMs: number): Promise<number> {
+    const id = `${Date.now()}-${randomBytes(6).toString('hex')}`;
+    return Number(await this.call('ksLoginFailure', failuresKey(username), Date.now(), windowMs, id));
+  }
+
+  async lock(username: string, durationMs: number): Promise<void> {
+    await this.redis
+      .multi()
+      .set(lockKey(username), String(Date.now() + durationMs), 'PX', Math.max(1, durationMs))
+      .del(failuresKey(username))
+      .exec();
+  }
+
+  async lockedUntil(username: string): Promise<number | undefined> {
+    const v = await this.redis.get(lockKey(username));
+    if (v === null) return undefined;
+    const until = Number(v);
+    return until > Date.now() ? until : undefined;
+  }
+
+  async healthy(): Promise<boolean> {
+    try {
+      return (await this.redis.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+}

@@ -1,0 +1,31 @@
+// The token store: which tokens were issued and are still valid (so they can be revoked, and a single-login policy
+// can supersede them), plus failed-login counters and lockouts. Two implementations, one contract
+// (test/oauth/tokenstore.conformance.ts): memory (one replica) and Redis (several replicas share it).
+import { createHash } from 'node:crypto';
+
+export interface TokenStore {
+  readonly kind: 'memory' | 'redis';
+  /** Records an issued token for `ttlMs` (0 = until revoked). */
+  add(username: string, token: string, ttlMs: number): Promise<void>;
+  /** True when the token was recorded and has neither expired nor been revoked. */
+  isActive(username: string, token: string): Promise<boolean>;
+  /** Atomically removes an active token; true for exactly one caller (refresh-token rotation, reuse detection). */
+  consume(username: string, token: string): Promise<boolean>;
+  revoke(username: string, token: string): Promise<void>;
+  /** Revokes every token of the user (logout, single-login policy, refresh-token reuse). */
+  revokeAll(username: string): Promise<void>;
+  /** Records one failed login now; returns the failures within the last `windowMs`, this one included. */
+  recordFailure(username: string, windowMs: number): Promise<number>;
+  /** Locks the user's logins for `durationMs` and clears the failure count (a fresh start once it passes). */
+  lock(username: string, durationMs: number): Promise<void>;
+  /** Epoch ms until which the user is locked, or undefined. */
+  lockedUntil(username: string): Promise<number | undefined>;
+  /** True when the backing service answers (health gauge, readiness). */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** Tokens are stored as digests: a copy of the store (a Redis dump) does not hand out usable tokens. */
+export function tokenKey(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}

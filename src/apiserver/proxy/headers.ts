@@ -1,0 +1,99 @@
+// Header hygiene for everything forwarded to the orchestrator (plain requests and upgrades alike):
+//  - the client's credentials (Authorization, cookies) never travel on; kapiserver's own cluster credentials do;
+//  - every client-sent Impersonate-* header is dropped (a user must never borrow kapiserver's rights), as are the
+//    front-proxy identity headers (X-Remote-*) a cluster might trust from kapiserver's client certificate;
+//  - hop-by-hop headers (RFC 9110 7.6.1) and everything the Connection header names are dropped;
+//  - optionally the authenticated user is passed on with Impersonate-User/-Group/-Uid/-Extra-*.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { UserInfo } from '../request.ts';
+
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'http2-settings',
+]);
+const CREDENTIALS = new Set(['authorization', 'cookie']);
+
+export type OutgoingHeaders = Record<string, string | string[]>;
+
+function isDropped(name: string): boolean {
+  return (
+    HOP_BY_HOP.has(name) ||
+    CREDENTIALS.has(name) ||
+    name.startsWith('impersonate-') ||
+    name.startsWith('x-remote-') ||
+    name.startsWith(':')
+  );
+}
+
+/** Names listed in the Connection header (they are hop-by-hop too). */
+function connectionListed(headers: IncomingHttpHeaders): Set<string> {
+  const v = headers.connection;
+  const out = new Set<string>();
+  for (const part of (Array.isArray(v) ? v.join(',') : (v ?? '')).split(',')) {
+    const n = part.trim().toLowerCase();
+    if (n) out.add(n);
+  }
+  return out;
+}
+
+export interface ForwardIdentity {
+  /** kapiserver's Authorization value for the orchestrator (undefined: client certificates or none). */
+  authorization?: string;
+  /** Set when impersonation is on: the user the orchestrator should act as. */
+  impersonate?: UserInfo;
+}
+
+/**
+ * Headers to send upstream. `keepUpgrade` keeps Connection: Upgrade + Upgrade for an upgrade tunnel (their values
+ * are re-set from the client's, other Connection-listed names are still dropped). `host` is left to the caller.
+ */
+export function forwardHeaders(
+  headers: IncomingHttpHeaders,
+  identity: ForwardIdentity,
+  opts: { keepUpgrade?: boolean } = {},
+): OutgoingHeaders {
+  const listed = connectionListed(headers);
+  const out: OutgoingHeaders = {};
+  for (const [rawName, value] of Object.entries(headers)) {
+    const name = rawName.toLowerCase();
+    if (value === undefined || name === 'host' || isDropped(name) || listed.has(name)) continue;
+    out[name] = value;
+  }
+  if (opts.keepUpgrade && typeof headers.upgrade === 'string') {
+    out.connection = 'Upgrade';
+    out.upgrade = headers.upgrade;
+  }
+  if (identity.authorization) out.authorization = identity.authorization;
+  const user = identity.impersonate;
+  if (user) {
+    out['impersonate-user'] = user.name;
+    if (user.groups.length > 0) out['impersonate-group'] = [...user.groups];
+    if (user.uid) out['impersonate-uid'] = user.uid;
+    for (const [k, v] of Object.entries(user.extra ?? {})) {
+      out[`impersonate-extra-${encodeURIComponent(k).toLowerCase()}`] = [...v];
+    }
+  }
+  return out;
+}
+
+/** Response headers: hop-by-hop ones are not copied back to the client. */
+export function responseHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const listed = connectionListed(headers as IncomingHttpHeaders);
+  for (const [name, value] of Object.entries(headers)) {
+    const n = name.toLowerCase();
+    if (value === undefined || HOP_BY_HOP.has(n) || listed.has(n)) continue;
+    out[n] = value;
+  }
+  return out;
+}

@@ -1,0 +1,129 @@
+// Builds the API server: one fastify app, its filter chain in one visible place, served on plain HTTP (9090, for
+// KubeSphere clients and curl) and HTTPS (9443, for kubectl, which never sends a bearer token over plain HTTP).
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { badRequest } from '../k8s/status.ts';
+import type { ServerContext } from './context.ts';
+import { asStatusError, installErrorHandlers } from './errors.ts';
+import { auditHook } from './filters/audit.ts';
+import { authenticationFilter } from './filters/authentication.ts';
+import { authorizationFilter, escalationFilter } from './filters/authorization.ts';
+import { parseRequestInfo } from './filters/requestinfo.ts';
+import { requestLogHook } from './filters/requestlog.ts';
+import { registerHealthRoutes } from './health.ts';
+import { registerKapis } from './kapis/index.ts';
+import { registerVersionRoutes } from './kapis/version.ts';
+import { registerMetricsRoutes } from './metrics/routes.ts';
+import { registerOAuthRoutes } from './oauth/index.ts';
+import { registerOpenApiRoutes } from './openapi/routes.ts';
+import { registerProxy, upgradeHandler } from './proxy/index.ts';
+import './request.ts';
+
+export interface ListenOptions {
+  host: string;
+  port: number;
+  /** HTTPS port; undefined = no secure port. */
+  securePort?: number;
+  tls?: { cert: string; key: string };
+}
+
+export interface ApiServer {
+  app: FastifyInstance;
+  /** Starts both listeners; resolves with the bound ports. */
+  listen(opts: ListenOptions): Promise<{ port: number; securePort?: number }>;
+  /** Stops accepting, lets in-flight requests finish (long-running ones are cut after `graceMs`), closes everything. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
+  let handler: http.RequestListener | undefined;
+  let secureServer: https.Server | undefined;
+  const app = Fastify({
+    logger: false, // one line per request comes from requestLogHook with our own redaction rules
+    disableRequestLogging: true,
+    bodyLimit: 4 * 1024 * 1024,
+    maxParamLength: 1024,
+    return503OnClosing: true,
+    // Errors fastify raises before any hook runs (undecodable URL, bad content type) get a Status body too.
+    frameworkErrors: (err, _request, reply) => {
+      const status = asStatusError(err) ?? badRequest(err.message);
+      (reply as FastifyReply).code(status.code).type('application/json').send(status.toStatus());
+    },
+    serverFactory: (h) => {
+      handler = h;
+      return http.createServer({ maxHeaderSize: 64 * 1024 }, h);
+    },
+  });
+  installErrorHandlers(app, ctx.logger);
+
+  // ---- The filter chain (design.md "Request flow"), in order. ----
+  // 1. Request info: parse once; everything after reads request.requestInfo.
+  app.addHook('onRequest', async (request) => {
+    request.requestInfo = parseRequestInfo(request.method, request.url);
+    try {
+      decodeURIComponent(request.requestInfo.path);
+    } catch {
+      throw badRequest('the request path is not valid percent-encoded UTF-8');
+    }
+  });
+  // 2. Authentication: resolves request.user or answers 401.
+  app.addHook('onRequest', authenticationFilter(ctx));
+  // 3. Authorization: answers 403 unless the user may do requestInfo's verb on its resource or path.
+  app.addHook('onRequest', authorizationFilter(ctx));
+  // 3b. Role and binding writes through /kapis: nothing beyond what the writer holds (needs the parsed body).
+  app.addHook('preHandler', escalationFilter(ctx));
+  // 4. Audit and the request log, once the response is sent.
+  app.addHook('onResponse', requestLogHook(ctx.logger));
+  app.addHook('onResponse', auditHook(ctx));
+
+  // ---- 5. Dispatch by prefix. ----
+  registerHealthRoutes(app, ctx.readiness);
+  registerVersionRoutes(app, ctx.cluster);
+  registerKapis(app, ctx);
+  registerOpenApiRoutes(app);
+  if (ctx.metrics) registerMetricsRoutes(app, ctx.metrics);
+  if (ctx.oauth) registerOAuthRoutes(app, ctx, ctx.oauth);
+  registerProxy(app, ctx);
+  // Upgrades (exec, attach, port-forward) bypass fastify: the handler runs the same authn/authz functions itself.
+  // listen() copies this listener to the HTTPS server too.
+  app.server.on('upgrade', upgradeHandler(ctx));
+
+  await app.ready();
+
+  return {
+    app,
+    async listen(opts) {
+      await app.listen({ host: opts.host, port: opts.port });
+      const port = (app.server.address() as AddressInfo).port;
+      if (opts.securePort === undefined || !opts.tls) return { port };
+      const server = https.createServer(
+        { cert: opts.tls.cert, key: opts.tls.key, maxHeaderSize: 64 * 1024 },
+        (req, res) => handler!(req, res),
+      );
+      // Upgrade handlers registered on the plain server (exec, attach, port-forward) serve the secure port too.
+      for (const l of app.server.listeners('upgrade')) server.on('upgrade', l as (...a: unknown[]) => void);
+      secureServer = server;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(opts.securePort, opts.host, () => resolve());
+      });
+      return { port, securePort: (server.address() as AddressInfo).port };
+    },
+    async close(graceMs = 3000) {
+      const servers: (http.Server | https.Server)[] = [app.server, ...(secureServer ? [secureServer] : [])];
+      // Idle keep-alive connections would hold close() open; watches are cut after the grace period.
+      for (const s of servers) s.closeIdleConnections();
+      const timer = setTimeout(() => {
+        for (const s of servers) s.closeAllConnections();
+      }, graceMs);
+      timer.unref();
+      const closeSecure = secureServer
+        ? new Promise<void>((resolve) => secureServer!.close(() => resolve()))
+        : Promise.resolve();
+      await Promise.all([app.close(), closeSecure]);
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,171 @@
+// The embedded dev cluster: a Kubernetes-compatible HTTPS API server backed by SQLite.
+// Public surface: startDevCluster(); everything else in this folder is internal.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { ensureLocalPki } from '../pki/index.ts';
+import { loadPlugins } from './plugins.ts';
+import { Registry } from './registry.ts';
+import { Rest } from './rest.ts';
+import { ensureSystemNamespaces, seedDemoData } from './seed.ts';
+import { createHandler } from './server.ts';
+import { ServiceAccounts } from './serviceaccounts.ts';
+import { Store } from './store.ts';
+import { Watches } from './watch.ts';
+
+export interface DevClusterOptions {
+  /** State lives under <dataDir>/devcluster/ (state.db, token, kubeconfig); PKI under <dataDir>/pki/. */
+  dataDir: string;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 6443; 0 picks a free port. */
+  port?: number;
+  logger?: Logger;
+  /** Default true: demo nodes, namespaces and system pods on first start. */
+  seedDemoData?: boolean;
+}
+
+export interface DevCluster {
+  url: string;
+  port: number;
+  kubeconfigPath: string;
+  token: string;
+  caPem: string;
+  close(): Promise<void>;
+}
+
+/** Internal knobs for tests and benchmarks (not part of the public interface). */
+export interface DevClusterInternalOptions extends DevClusterOptions {
+  historyLimit?: number;
+  bookmarkIntervalMs?: number;
+}
+
+/** A running dev cluster plus handles tests and benchmarks use to force edge cases. */
+export interface DevClusterInternal extends DevCluster {
+  store: Store;
+  rest: Rest;
+  /** Ends every open watch (clients reconnect with their last resourceVersion). */
+  endWatches(): void;
+  watchCount(): number;
+}
+
+function loadOrCreateToken(dir: string): string {
+  const file = join(dir, 'token');
+  if (existsSync(file)) {
+    const t = readFileSync(file, 'utf8').trim();
+    if (t) return t;
+  }
+  const token = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return token;
+}
+
+function kubeconfig(url: string, caPem: string, token: string): string {
+  const ca = Buffer.from(caPem).toString('base64');
+  return [
+    'apiVersion: v1',
+    'kind: Config',
+    'clusters:',
+    '- name: kapiserver-dev',
+    '  cluster:',
+    `    server: ${url}`,
+    `    certificate-authority-data: ${ca}`,
+    'users:',
+    '- name: kapiserver-dev-admin',
+    '  user:',
+    `    token: ${token}`,
+    'contexts:',
+    '- name: kapiserver-dev',
+    '  context:',
+    '    cluster: kapiserver-dev',
+    '    user: kapiserver-dev-admin',
+    '    namespace: default',
+    'current-context: kapiserver-dev',
+    'preferences: {}',
+    '',
+  ].join('\n');
+}
+
+export function startDevCluster(opts: DevClusterOptions): Promise<DevCluster> {
+  return startDevClusterInternal(opts);
+}
+
+export async function startDevClusterInternal(opts: DevClusterInternalOptions): Promise<DevClusterInternal> {
+  const host = opts.host ?? '127.0.0.1';
+  const dir = join(opts.dataDir, 'devcluster');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const pki = await ensureLocalPki(opts.dataDir);
+  const token = loadOrCreateToken(dir);
+  const store = new Store(join(dir, 'state.db'), { historyLimit: opts.historyLimit });
+  const registry = new Registry();
+  const rest = new Rest(store, registry);
+  try {
+    rest.loadCrds();
+    const fresh = store.currentRv === 0;
+    if (fresh && opts.seedDemoData !== false) seedDemoData(rest, registry);
+    else ensureSystemNamespaces(rest, registry);
+  } catch (err) {
+    store.close();
+    throw err;
+  }
+  const watches = new Watches(rest, {
+    bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 15_000,
+    maxBufferedBytes: 64 * 1024 * 1024,
+  });
+  const plugins = await loadPlugins(opts.logger);
+  const server: Server = createServer(
+    { key: pki.serving.keyPem, cert: pki.serving.certPem, keepAliveTimeout: 65_000 },
+    createHandler({
+      rest,
+      registry,
+      watches,
+      token,
+      logger: opts.logger,
+      plugins,
+      serviceAccounts: new ServiceAccounts(dir, rest),
+    }),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 6443, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const shownHost =
+    host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+  const url = `https://${shownHost}:${port}`;
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfigPath, kubeconfig(url, pki.caPem, token), { mode: 0o600 });
+  opts.logger?.info({ url, kubeconfig: kubeconfigPath }, 'dev cluster listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    kubeconfigPath,
+    token,
+    caPem: pki.caPem,
+    store,
+    rest,
+    endWatches: () => watches.endAll(),
+    watchCount: () => watches.count,
+    close() {
+      closing ??= (async () => {
+        watches.endAll();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        const force = setTimeout(() => server.closeAllConnections(), 1000);
+        await closed;
+        clearTimeout(force);
+        rest.close();
+        store.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,838 @@
+// REST semantics of the dev cluster on top of the store: create/get/list/update/patch/delete with the metadata
+// rules Kubernetes clients rely on (uid, generation, generateName, optimistic concurrency, finalizers, namespace
+// lifecycle, garbage collection of dependents, CRD registration, status and scale subresources).
+import {
+  type FieldRequirement,
+  type LabelSelector,
+  matchFields,
+  parseFieldSelector,
+  parseLabelSelector,
+} from '../k8s/selectors.ts';
+import {
+  alreadyExists,
+  badRequest,
+  conflict,
+  forbidden,
+  gone,
+  invalid,
+  methodNotAllowed,
+  notFound,
+  type StatusCause,
+  StatusError,
+} from '../k8s/status.ts';
+import {
+  crdResourceDefs,
+  defaultAndPrune,
+  prepareCrd,
+  readPath,
+  validateAgainstSchema,
+  validateCrd,
+  writePath,
+} from './crd.ts';
+import { defaultOnCreate, defaultOnWrite, specOf, validateBuiltin, validateName } from './kinds.ts';
+import { isObj, jsonEqual, metaOf, newUid, nowSeconds, randomSuffix, validateMeta } from './meta.ts';
+import {
+  applyJsonPatch,
+  applyMergePatch,
+  applyStrategicMergePatch,
+  serverSideApply,
+  updateManagedFields,
+} from './patch/index.ts';
+import type { PatchKind } from './patching.ts';
+import type { Registry } from './registry.ts';
+import { type ResourceDef, storageKey } from './resources.ts';
+import type { Entry, Obj, Store } from './store.ts';
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+  force?: boolean;
+  /** `Strict` rejects fields a custom resource's schema does not declare (instead of pruning them). */
+  fieldValidation?: string;
+  /** Default manager name when the client sends none (derived from the User-Agent like Kubernetes does). */
+  userAgentManager?: string;
+}
+
+export interface ListQuery {
+  labelSelector?: string;
+  fieldSelector?: string;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}
+
+export interface ListResult {
+  entries: Entry[];
+  rv: number;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export interface DeleteOptions {
+  propagationPolicy?: string;
+  preconditions?: { uid?: string; resourceVersion?: string };
+  dryRun?: boolean;
+}
+
+export interface Selectors {
+  label: LabelSelector;
+  fields: FieldRequirement[];
+}
+
+const apiVersionOf = (d: ResourceDef) => (d.group ? `${d.group}/${d.version}` : d.version);
+const keyOf = (ns: string, name: string) => `${ns}\u0000${name}`;
+
+export class Rest {
+  private readonly finalizingNamespaces = new Set<string>();
+  private closed = false;
+
+  constructor(
+    readonly store: Store,
+    readonly registry: Registry,
+  ) {}
+
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Registers the served versions of every stored CRD (at start-up). */
+  loadCrds(): void {
+    for (const e of this.store.list(
+      storageKey({ group: 'apiextensions.k8s.io', resource: 'customresourcedefinitions' }),
+    )) {
+      if (!isObj((e.obj.metadata as Obj).deletionTimestamp))
+        this.registry.setCrd(e.name, crdResourceDefs(e.obj));
+    }
+  }
+
+  // --- reads ---
+
+  /** Presents a stored object in the requested version (custom resources share storage across versions). */
+  present(d: ResourceDef, e: Entry): { obj: Obj; json: string } {
+    const av = apiVersionOf(d);
+    if (e.obj.apiVersion === av && e.obj.kind === d.kind) return { obj: e.obj, json: e.json };
+    const obj = { ...e.obj, apiVersion: av, kind: d.kind };
+    return { obj, json: JSON.stringify(obj) };
+  }
+
+  get(d: ResourceDef, ns: string, name: string): Entry {
+    const e = this.store.get(storageKey(d), d.namespaced ? ns : '', name);
+    if (!e) throw notFound(d.group, d.resource, name);
+    return e;
+  }
+
+  parseSelectors(d: ResourceDef, q: { labelSelector?: string; fieldSelector?: string }): Selectors {
+    const label = parseLabelSelector(q.labelSelector ?? '');
+    const fields = parseFieldSelector(q.fieldSelector ?? '');
+    const probe = d.fields ? d.fields({}) : {};
+    for (const f of fields) {
+      if (f.field === 'metadata.name' || f.field === 'metadata.namespace' || f.field in probe) continue;
+      throw badRequest(`field label not supported: ${f.field}`);
+    }
+    return { label, fields };
+  }
+
+  matches(d: ResourceDef, sel: Selectors, o: Obj): boolean {
+    const meta = (o.metadata ?? {}) as Obj;
+    if (!sel.label.empty && !sel.label.matches(meta.labels as Record<string, string> | undefined))
+      return false;
+    if (sel.fields.length === 0) return true;
+    const fields = {
+      'metadata.name': String(meta.name ?? ''),
+      'metadata.namespace': String(meta.namespace ?? ''),
+      ...(d.fields ? d.fields(o) : {}),
+    };
+    return matchFields(sel.fields, fields);
+  }
+
+  list(d: ResourceDef, ns: string | undefined, q: ListQuery): ListResult {
+    const sel = this.parseSelectors(d, q);
+    const res = storageKey(d);
+    const scope = d.namespaced ? ns : undefined;
+    let atRv = this.store.currentRv;
+    let start: string | undefined;
+    let entries: Entry[];
+    if (q.continue) {
+      const tok = decodeContinue(q.continue);
+      atRv = tok.rv;
+      start = tok.start;
+      entries = this.snapshotOrExpired(res, atRv, scope);
+    } else if (q.resourceVersion && q.resourceVersion !== '0' && q.resourceVersionMatch === 'Exact') {
+      atRv = parseRv(q.resourceVersion);
+      entries = this.store.snapshot(res, atRv, scope);
+    } else {
+      if (q.resourceVersion && q.resourceVersion !== '0') {
+        const want = parseRv(q.resourceVersion);
+        if (want > atRv)
+          throw new StatusError(504, 'Timeout', `Too large resource version: ${want}, current: ${atRv}`, {
+            causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+            retryAfterSeconds: 1,
+          });
+      }
+      entries = this.store.list(res, scope);
+    }
+    const filtered = sel.label.empty && sel.fields.length === 0;
+    let items = filtered ? entries : entries.filter((e) => this.matches(d, sel, e.obj));
+    if (start !== undefined) {
+      const s = start;
+      items = items.filter((e) => keyOf(e.ns, e.name) > s);
+    }
+    const limit = q.limit && q.limit > 0 ? q.limit : 0;
+    if (limit && items.length > limit) {
+      const page = items.slice(0, limit);
+      const last = page[page.length - 1];
+      return {
+        entries: page,
+        rv: atRv,
+        continue: encodeContinue(atRv, keyOf(last.ns, last.name)),
+        remainingItemCount: filtered ? items.length - limit : undefined,
+      };
+    }
+    return { entries: items, rv: atRv };
+  }
+
+  private snapshotOrExpired(res: string, rv: number, ns: string | undefined): Entry[] {
+    try {
+      return this.store.snapshot(res, rv, ns);
+    } catch (err) {
+      if (err instanceof StatusError && err.code === 410)
+        throw gone(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        );
+      throw err;
+    }
+  }
+
+  // --- writes ---
+
+  private checkNamespace(d: ResourceDef, ns: string): void {
+    if (!d.namespaced) return;
+    if (!ns) throw badRequest('the server could not find the requested resource: a namespace is required');
+    const nsEntry = this.store.get('/namespaces', '', ns);
+    if (!nsEntry) throw notFound('', 'namespaces', ns);
+    if ((nsEntry.obj.metadata as Obj).deletionTimestamp)
+      throw forbidden(
+        `${d.resource}${d.group ? `.${d.group}` : ''} is forbidden: unable to create new content in namespace ${ns} because it is being terminated`,
+        {
+          causes: [
+            {
+              reason: 'NamespaceTerminating',
+              message: `namespace ${ns} is being terminated`,
+              field: 'metadata.namespace',
+            },
+          ],
+        },
+      );
+  }
+
+  private checkTypeMeta(d: ResourceDef, body: Obj): void {
+    const av = body.apiVersion;
+    const kind = body.kind;
+    if (kind !== undefined && kind !== d.kind)
+      throw badRequest(
+        `the API version in the data (${String(av)}) does not match the expected API version (${apiVersionOf(d)})`.replace(
+          /API version in the data \(.*\) does not match the expected API version \(.*\)/,
+          `kind in the data (${String(kind)}) does not match the expected kind (${d.kind})`,
+        ),
+      );
+    if (av !== undefined && av !== apiVersionOf(d))
+      throw badRequest(
+        `the API version in the data (${String(av)}) does not match the expected API version (${apiVersionOf(d)})`,
+      );
+  }
+
+  create(
+    d: ResourceDef,
+    ns: string,
+    body: Obj,
+    opts: WriteOptions = {},
+    operation: 'Update' | 'Apply' = 'Update',
+  ): Entry {
+    this.checkTypeMeta(d, body);
+    const o = structuredClone(body);
+    o.apiVersion = apiVersionOf(d);
+    o.kind = d.kind;
+    const meta = metaOf(o);
+    if (d.namespaced) {
+      if (meta.namespace !== undefined && meta.namespace !== '' && meta.namespace !== ns)
+        throw badRequest(
+          'the namespace of the provided object does not match the namespace sent on the request',
+        );
+      meta.namespace = ns;
+    } else delete meta.namespace;
+    if (
+      (meta.name === undefined || meta.name === '') &&
+      typeof meta.generateName === 'string' &&
+      meta.generateName
+    )
+      meta.name = `${meta.generateName}${randomSuffix()}`;
+    const name = typeof meta.name === 'string' ? meta.name : '';
+    if (!name)
+      throw invalid(d.group, d.kind, '', [
+        {
+          reason: 'FieldValueRequired',
+          message: 'Required value: name or generateName is required',
+          field: 'metadata.name',
+        },
+      ]);
+    const nameErr = validateName(d, name);
+    if (nameErr)
+      throw invalid(d.group, d.kind, name, [
+        {
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "${name}": ${nameErr}`,
+          field: 'metadata.name',
+        },
+      ]);
+    this.checkNamespace(d, ns);
+    const res = storageKey(d);
+    if (this.store.get(res, d.namespaced ? ns : '', name)) throw alreadyExists(d.group, d.resource, name);
+    const now = nowSeconds();
+    meta.uid = newUid();
+    meta.creationTimestamp = now;
+    delete meta.resourceVersion;
+    delete meta.deletionTimestamp;
+    delete meta.deletionGracePeriodSeconds;
+    delete meta.selfLink;
+    if (d.generation) meta.generation = 1;
+    else delete meta.generation;
+    if (d.crd) {
+      if (d.subresources.includes('status')) delete o.status;
+    } else {
+      defaultOnCreate(d, o, () => this.usedClusterIps());
+    }
+    if (d.kind === 'CustomResourceDefinition') {
+      const causes = validateCrd(o);
+      if (causes.length) throw invalid(d.group, d.kind, name, causes);
+      this.checkCrdConflicts(o);
+      prepareCrd(o, now);
+    }
+    const entry = this.write(d, d.namespaced ? ns : '', name, o, undefined, opts, operation);
+    if (d.kind === 'Namespace' && !opts.dryRun) this.createDefaultServiceAccount(name);
+    return entry;
+  }
+
+  /** What the service-account controller does for every new namespace. */
+  private createDefaultServiceAccount(ns: string): void {
+    const sa = this.registry.find('', 'v1', 'serviceaccounts');
+    if (!sa || this.store.get('/serviceaccounts', ns, 'default')) return;
+    this.create(sa, ns, { metadata: { name: 'default' } }, { fieldManager: 'kube-controller-manager' });
+  }
+
+  private usedClusterIps(): Set<string> {
+    const ips = new Set<string>();
+    for (const e of this.store.list('/services')) {
+      const ip = (e.obj.spec as Obj | undefined)?.clusterIP;
+      if (typeof ip === 'string') ips.add(ip);
+    }
+    return ips;
+  }
+
+  private checkCrdConflicts(crd: Obj): void {
+    const spec = crd.spec as Obj;
+    const names = spec.names as Obj;
+    const group = String(spec.group);
+    if (this.registry.all().some((d) => !d.crd && d.group === group && d.resource === names.plural))
+      throw invalid('apiextensions.k8s.io', 'CustomResourceDefinition', String((crd.metadata as Obj).name), [
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: conflicts with a built-in resource',
+          field: 'spec.names.plural',
+        },
+      ]);
+  }
+
+  /** Shared final step of every write: validation, metadata bookkeeping, no-op detection, storage. */
+  private write(
+    d: ResourceDef,
+    ns: string,
+    name: string,
+    o: Obj,
+    old: Entry | undefined,
+    opts: WriteOptions,
+    operation: 'Update' | 'Apply',
+    sub?: string,
+  ): Entry {
+    defaultOnWrite(d, o);
+    const meta = metaOf(o);
+    const causes: StatusCause[] = validateMeta(meta);
+    if (d.crd) {
+      const pruned: string[] = [];
+      defaultAndPrune(d.crd.schema, o, true, '', pruned);
+      if (opts.fieldValidation === 'Strict' && pruned.length > 0)
+        throw badRequest(`strict decoding error: ${pruned.map((f) => `unknown field "${f}"`).join(', ')}`);
+      causes.push(...validateAgainstSchema(d.crd.schema, o));
+    } else causes.push(...validateBuiltin(d, o));
+    if (causes.length) throw invalid(d.group, d.kind, name, causes);
+    if (old) {
+      const oldMeta = old.obj.metadata as Obj;
+      if (d.generation) {
+        const changed = !jsonEqual(specOf(o), specOf(old.obj));
+        meta.generation = Number(oldMeta.generation ?? 1) + (changed ? 1 : 0);
+      }
+    }
+    if (operation === 'Update') this.recordManager(d, o, old, opts, sub);
+    if (old && jsonEqual(withoutRv(o), withoutRv(old.obj))) return old;
+    if (opts.dryRun) return { ns, name, rv: old?.rv ?? 0, obj: o, json: JSON.stringify(o) };
+    const res = storageKey(d);
+    const entry = this.store.put(res, ns, name, o);
+    if (d.kind === 'CustomResourceDefinition' && !meta.deletionTimestamp)
+      this.registry.setCrd(name, crdResourceDefs(entry.obj));
+    if (meta.deletionTimestamp && !hasFinalizers(d, o))
+      return this.finalRemove(d, ns, name, 'Background') ?? entry;
+    return entry;
+  }
+
+  /** Records an `Update` managedFields entry for the writing manager. */
+  private recordManager(
+    d: ResourceDef,
+    o: Obj,
+    old: Entry | undefined,
+    opts: WriteOptions,
+    sub: string | undefined,
+  ): void {
+    const manager = opts.fieldManager ?? opts.userAgentManager ?? 'unknown';
+    const { managedFields } = updateManagedFields(
+      old?.obj,
+      o,
+      manager,
+      'Update',
+      apiVersionOf(d),
+      nowSeconds(),
+      sub ?? '',
+    );
+    if (managedFields.length > 0) metaOf(o).managedFields = managedFields;
+    else delete metaOf(o).managedFields;
+  }
+
+  update(d: ResourceDef, ns: string, name: string, body: Obj, opts: WriteOptions = {}, sub?: string): Entry {
+    this.checkTypeMeta(d, body);
+    const old = this.get(d, ns, name);
+    const bodyMeta = isObj(body.metadata) ? body.metadata : {};
+    if (bodyMeta.name !== undefined && bodyMeta.name !== name)
+      throw badRequest(
+        `the name of the object (${String(bodyMeta.name)}) does not match the name on the URL (${name})`,
+      );
+    if (
+      d.namespaced &&
+      bodyMeta.namespace !== undefined &&
+      bodyMeta.namespace !== '' &&
+      bodyMeta.namespace !== ns
+    )
+      throw badRequest(
+        'the namespace of the provided object does not match the namespace sent on the request',
+      );
+    if (
+      bodyMeta.resourceVersion !== undefined &&
+      bodyMeta.resourceVersion !== '' &&
+      String(bodyMeta.resourceVersion) !== String(old.rv)
+    )
+      throw conflict(
+        d.group,
+        d.resource,
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
+    return this.replace(d, old, body, opts, sub, 'Update');
+  }
+
+  /** Builds the next object from the old one and a full new body, honouring subresource rules. */
+  private replace(
+    d: ResourceDef,
+    old: Entry,
+    body: Obj,
+    opts: WriteOptions,
+    sub: string | undefined,
+    operation: 'Update' | 'Apply',
+  ): Entry {
+    const oldMeta = old.obj.metadata as Obj;
+    let o: Obj;
+    if (sub === 'status') {
+      o = structuredClone(old.obj);
+      o.status = structuredClone(body.status);
+      if (o.status === undefined) delete o.status;
+    } else {
+      o = structuredClone(body);
+      o.apiVersion = apiVersionOf(d);
+      o.kind = d.kind;
+      if (d.subresources.includes('status')) {
+        if (old.obj.status === undefined) delete o.status;
+        else o.status = structuredClone(old.obj.status);
+      }
+      if (d.kind === 'Namespace') {
+        o.status = structuredClone(old.obj.status);
+        if (sub !== 'finalize') o.spec = structuredClone(old.obj.spec);
+      }
+    }
+    const meta = metaOf(o);
+    meta.name = old.name;
+    if (d.namespaced) meta.namespace = old.ns;
+    else delete meta.namespace;
+    meta.uid = oldMeta.uid;
+    meta.creationTimestamp = oldMeta.creationTimestamp;
+    delete meta.resourceVersion;
+    if (oldMeta.generateName !== undefined) meta.generateName = oldMeta.generateName;
+    if (oldMeta.deletionTimestamp !== undefined) {
+      meta.deletionTimestamp = oldMeta.deletionTimestamp;
+      meta.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    } else {
+      delete meta.deletionTimestamp;
+      delete meta.deletionGracePeriodSeconds;
+    }
+    if (d.kind === 'CustomResourceDefinition' && sub !== 'status') {
+      const causes = validateCrd(o);
+      if (causes.length) throw invalid(d.group, d.kind, old.name, causes);
+      const oldSpec = old.obj.spec as Obj;
+      const newSpec = o.spec as Obj;
+      if (newSpec.group !== oldSpec.group || (newSpec.names as Obj).plural !== (oldSpec.names as Obj).plural)
+        throw invalid(d.group, d.kind, old.name, [
+          { reason: 'FieldValueInvalid', message: 'Invalid value: field is immutable', field: 'spec.group' },
+        ]);
+      prepareCrd(o, nowSeconds());
+    }
+    return this.write(d, old.ns, old.name, o, old, opts, operation, sub);
+  }
+
+  patch(
+    d: ResourceDef,
+    ns: string,
+    name: string,
+    kind: PatchKind,
+    patchBody: unknown,
+    opts: WriteOptions = {},
+    sub?: string,
+  ): Entry {
+    const old = d.virtual ? undefined : this.store.get(storageKey(d), d.namespaced ? ns : '', name);
+    const gvk = { group: d.group, version: d.version, kind: d.kind };
+    if (kind === 'apply') {
+      if (!opts.fieldManager)
+        throw invalid('meta.k8s.io', 'PatchOptions', '', [
+          {
+            reason: 'FieldValueRequired',
+            message: 'Required value: is required for apply patch',
+            field: 'fieldManager',
+          },
+        ]);
+      if (!isObj(patchBody)) throw badRequest('the apply patch must be an object');
+      this.checkTypeMeta(d, patchBody);
+      const bodyName = isObj(patchBody.metadata) ? patchBody.metadata.name : undefined;
+      if (bodyName !== undefined && bodyName !== name)
+        throw badRequest(
+          `the name of the object (${String(bodyName)}) does not match the name on the URL (${name})`,
+        );
+      const applied = structuredClone(patchBody);
+      metaOf(applied).name = name;
+      applied.apiVersion = apiVersionOf(d);
+      applied.kind = d.kind;
+      if (!old && sub) throw notFound(d.group, d.resource, name);
+      const { object } = serverSideApply({
+        live: old?.obj,
+        applied,
+        manager: opts.fieldManager,
+        force: !!opts.force,
+        gvk,
+        now: nowSeconds(),
+        subresource: sub,
+      });
+      if (!old) return this.create(d, ns, object, opts, 'Apply');
+      return this.replace(d, old, object, opts, sub, 'Apply');
+    }
+    if (!old) throw notFound(d.group, d.resource, name);
+    let next: unknown;
+    if (kind === 'merge') next = applyMergePatch(old.obj, patchBody);
+    else if (kind === 'json') next = applyJsonPatch(old.obj, patchBody);
+    else {
+      if (d.crd)
+        throw new StatusError(
+          415,
+          'UnsupportedMediaType',
+          `the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml`,
+        );
+      next = applyStrategicMergePatch(old.obj, patchBody, gvk);
+    }
+    if (!isObj(next)) throw badRequest('the patch did not produce an object');
+    const nextMeta = isObj(next.metadata) ? next.metadata : {};
+    if (nextMeta.resourceVersion !== undefined && String(nextMeta.resourceVersion) !== String(old.rv))
+      throw conflict(
+        d.group,
+        d.resource,
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
+    if (nextMeta.name !== undefined && nextMeta.name !== name)
+      throw badRequest(
+        `the name of the object (${String(nextMeta.name)}) does not match the name on the URL (${name})`,
+      );
+    return this.replace(d, old, next, opts, sub, 'Update');
+  }
+
+  // --- scale subresource ---
+
+  private scaleSpec(d: ResourceDef) {
+    if (d.crd?.scale) return d.crd.scale;
+    return {
+      specReplicasPath: '.spec.replicas',
+      statusReplicasPath: '.status.replicas',
+      labelSelectorPath: undefined,
+    };
+  }
+
+  getScale(d: ResourceDef, e: Entry): Obj {
+    const s = this.scaleSpec(d);
+    const meta = e.obj.metadata as Obj;
+    let selector = '';
+    if (s.labelSelectorPath) selector = String(readPath(e.obj, s.labelSelectorPath) ?? '');
+    else {
+      const sel = (e.obj.spec as Obj | undefined)?.selector;
+      if (isObj(sel) && isObj(sel.matchLabels))
+        selector = Object.entries(sel.matchLabels)
+          .map(([k, v]) => `${k}=${String(v)}`)
+          .join(',');
+    }
+    return {
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      metadata: {
+        name: meta.name,
+        namespace: meta.namespace,
+        uid: meta.uid,
+        resourceVersion: meta.resourceVersion,
+        creationTimestamp: meta.creationTimestamp,
+      },
+      spec: { replicas: Number(readPath(e.obj, s.specReplicasPath) ?? 0) },
+      status: { replicas: Number(readPath(e.obj, s.statusReplicasPath) ?? 0), selector },
+    };
+  }
+
+  /** Applies a new Scale (from PUT, or a patch already applied to the current Scale). */
+  setScale(d: ResourceDef, ns: string, name: string, scale: Obj, opts: WriteOptions): Obj {
+    const old = this.get(d, ns, name);
+    const sm = isObj(scale.metadata) ? scale.metadata : {};
+    if (
+      sm.resourceVersion !== undefined &&
+      sm.resourceVersion !== '' &&
+      String(sm.resourceVersion) !== String(old.rv)
+    )
+      throw conflict(
+        d.group,
+        d.resource,
+        name,
+        'the object has been modified; please apply your changes to the latest version and try again',
+      );
+    const replicas = isObj(scale.spec) ? scale.spec.replicas : undefined;
+    if (replicas !== undefined && (!Number.isInteger(replicas) || (replicas as number) < 0))
+      throw invalid('autoscaling', 'Scale', name, [
+        {
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: ${String(replicas)}: must be greater than or equal to 0`,
+          field: 'spec.replicas',
+        },
+      ]);
+    const o = structuredClone(old.obj);
+    writePath(o, this.scaleSpec(d).specReplicasPath, replicas ?? 0);
+    const entry = this.replaceKeepingStatus(d, old, o, opts);
+    return this.getScale(d, entry);
+  }
+
+  private replaceKeepingStatus(d: ResourceDef, old: Entry, o: Obj, opts: WriteOptions): Entry {
+    return this.replace(d, old, o, opts, undefined, 'Update');
+  }
+
+  // --- delete ---
+
+  delete(d: ResourceDef, ns: string, name: string, opts: DeleteOptions = {}): Entry {
+    const e = this.get(d, ns, name);
+    const meta = e.obj.metadata as Obj;
+    const pre = opts.preconditions ?? {};
+    if (pre.uid && pre.uid !== meta.uid)
+      throw conflict(
+        d.group,
+        d.resource,
+        name,
+        `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${String(meta.uid)}`,
+      );
+    if (pre.resourceVersion && pre.resourceVersion !== String(e.rv))
+      throw conflict(
+        d.group,
+        d.resource,
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${e.rv}`,
+      );
+    if (opts.dryRun) return e;
+    if (d.kind === 'Namespace') {
+      if (meta.deletionTimestamp) return e;
+      const o = structuredClone(e.obj);
+      metaOf(o).deletionTimestamp = nowSeconds();
+      metaOf(o).deletionGracePeriodSeconds = 0;
+      o.status = { ...(o.status as Obj), phase: 'Terminating' };
+      const entry = this.store.put('/namespaces', '', name, o);
+      this.scheduleNamespaceFinalize(name);
+      return entry;
+    }
+    if (hasFinalizers(d, e.obj) || (opts.propagationPolicy === 'Foreground' && this.hasDependents(e))) {
+      if (meta.deletionTimestamp) return e;
+      const o = structuredClone(e.obj);
+      metaOf(o).deletionTimestamp = nowSeconds();
+      metaOf(o).deletionGracePeriodSeconds = 0;
+      if (!hasFinalizers(d, e.obj)) {
+        // Foreground: dependents go first, then the owner; done synchronously here.
+        this.collectDependents(e, 'Background');
+        return this.store.remove(storageKey(d), e.ns, e.name) ?? e;
+      }
+      return this.store.put(storageKey(d), e.ns, e.name, o);
+    }
+    return this.finalRemove(d, e.ns, e.name, opts.propagationPolicy ?? 'Background') ?? e;
+  }
+
+  private finalRemove(d: ResourceDef, ns: string, name: string, propagation: string): Entry | undefined {
+    const removed = this.store.remove(storageKey(d), ns, name);
+    if (!removed) return undefined;
+    this.collectDependents(removed, propagation);
+    if (d.kind === 'CustomResourceDefinition') this.removeCrdContents(removed.obj);
+    if (ns) {
+      const nsEntry = this.store.get('/namespaces', '', ns);
+      if (nsEntry && (nsEntry.obj.metadata as Obj).deletionTimestamp) this.scheduleNamespaceFinalize(ns);
+    }
+    return removed;
+  }
+
+  private hasDependents(owner: Entry): boolean {
+    return this.dependentsOf(owner).length > 0;
+  }
+
+  private dependentsOf(owner: Entry): { d: ResourceDef; e: Entry }[] {
+    const uid = (owner.obj.metadata as Obj).uid;
+    const out: { d: ResourceDef; e: Entry }[] = [];
+    const seen = new Set<string>();
+    for (const d of this.registry.all()) {
+      const res = storageKey(d);
+      if (d.virtual || seen.has(res)) continue;
+      seen.add(res);
+      for (const e of owner.ns ? this.store.list(res, owner.ns) : this.store.list(res)) {
+        const refs = (e.obj.metadata as Obj).ownerReferences;
+        if (Array.isArray(refs) && refs.some((r) => isObj(r) && r.uid === uid)) out.push({ d, e });
+      }
+    }
+    return out;
+  }
+
+  /** Garbage collection of objects owned by a deleted object (Orphan strips the owner reference instead). */
+  private collectDependents(owner: Entry, propagation: string): void {
+    const uid = (owner.obj.metadata as Obj).uid;
+    for (const { d, e } of this.dependentsOf(owner)) {
+      if (propagation === 'Orphan') {
+        const o = structuredClone(e.obj);
+        const m = metaOf(o);
+        m.ownerReferences = (m.ownerReferences as Obj[]).filter((r) => r.uid !== uid);
+        if ((m.ownerReferences as Obj[]).length === 0) delete m.ownerReferences;
+        this.store.put(storageKey(d), e.ns, e.name, o);
+      } else {
+        try {
+          this.delete(d, e.ns, e.name, { propagationPolicy: 'Background' });
+        } catch {
+          // already gone
+        }
+      }
+    }
+  }
+
+  private removeCrdContents(crd: Obj): void {
+    const spec = crd.spec as Obj;
+    const group = String(spec.group);
+    const plural = String((spec.names as Obj).plural);
+    const res = `${group}/${plural}`;
+    for (const e of [...this.store.list(res)]) this.store.remove(res, e.ns, e.name);
+    this.registry.setCrd(String((crd.metadata as Obj).name), []);
+  }
+
+  deleteCollection(d: ResourceDef, ns: string | undefined, q: ListQuery, opts: DeleteOptions): Entry[] {
+    if (!d.verbs.includes('deletecollection')) throw methodNotAllowed();
+    const { entries } = this.list(d, ns, { labelSelector: q.labelSelector, fieldSelector: q.fieldSelector });
+    const out: Entry[] = [];
+    for (const e of entries) {
+      try {
+        out.push(this.delete(d, e.ns, e.name, { ...opts, preconditions: undefined }));
+      } catch (err) {
+        if (!(err instanceof StatusError && err.code === 404)) throw err;
+      }
+    }
+    return out;
+  }
+
+  // --- namespace lifecycle ---
+
+  private scheduleNamespaceFinalize(ns: string): void {
+    if (this.finalizingNamespaces.has(ns)) return;
+    this.finalizingNamespaces.add(ns);
+    setImmediate(() => {
+      this.finalizingNamespaces.delete(ns);
+      if (!this.closed) this.finalizeNamespace(ns);
+    });
+  }
+
+  /** Deletes what a terminating namespace holds; removes the namespace once it is empty. */
+  private finalizeNamespace(ns: string): void {
+    const nsEntry = this.store.get('/namespaces', '', ns);
+    if (!nsEntry || !(nsEntry.obj.metadata as Obj).deletionTimestamp) return;
+    const seen = new Set<string>();
+    for (const d of this.registry.all()) {
+      const res = storageKey(d);
+      if (!d.namespaced || d.virtual || seen.has(res)) continue;
+      seen.add(res);
+      for (const e of [...this.store.list(res, ns)]) {
+        if ((e.obj.metadata as Obj).deletionTimestamp) continue;
+        try {
+          this.delete(d, e.ns, e.name, { propagationPolicy: 'Background' });
+        } catch {
+          // raced with another delete
+        }
+      }
+    }
+    if (this.store.resourcesWithObjectsIn(ns).length > 0) return; // objects with finalizers remain
+    const o = structuredClone(nsEntry.obj);
+    o.spec = { ...(o.spec as Obj), finalizers: [] };
+    const metaFinalizers = (o.metadata as Obj).finalizers;
+    if (Array.isArray(metaFinalizers) && metaFinalizers.length > 0) {
+      this.store.put('/namespaces', '', ns, o);
+      return;
+    }
+    this.store.remove('/namespaces', '', ns);
+  }
+}
+
+function hasFinalizers(d: ResourceDef, o: Obj): boolean {
+  const f = (o.metadata as Obj | undefined)?.finalizers;
+  if (Array.isArray(f) && f.length > 0) return true;
+  if (d.kind === 'Namespace') {
+    const sf = (o.spec as Obj | undefined)?.finalizers;
+    return Array.isArray(sf) && sf.length > 0;
+  }
+  return false;
+}
+
+/** Object without its resourceVersion (for no-op detection). */
+function withoutRv(o: Obj): Obj {
+  const meta = { ...((o.metadata as Obj) ?? {}) };
+  delete meta.resourceVersion;
+  return { ...o, metadata: meta };
+}
+
+function parseRv(s: string): number {
+  if (!/^\d+$/.test(s)) throw badRequest(`invalid resource version: "${s}"`);
+  return Number(s);
+}
+
+function encodeContinue(rv: number, start: string): string {
+  return Buffer.from(JSON.stringify({ v: 'meta.k8s.io/v1', rv, start })).toString('base64url');
+}
+
+function decodeContinue(tok: string): { rv: number; start: string } {
+  try {
+    const v = JSON.parse(Buffer.from(tok, 'base64url').toString('utf8')) as { rv?: unknown; start?: unknown };
+    if (typeof v.rv === 'number' && typeof v.start === 'string') return { rv: v.rv, start: v.start };
+  } catch {
+    // fall through
+  }
+  throw badRequest('continue key is not valid: invalid continue token');
+}

@@ -1,0 +1,299 @@
+// Durable object store of the dev cluster: SQLite (WAL, synchronous=FULL so an acknowledged write survives
+// kill -9 and power loss) plus an in-memory copy of every object for fast reads. One global resourceVersion
+// counter orders all writes; every write appends to an event log that backs watch and consistent paginated
+// lists (each event keeps the object's previous state, so the state at any retained version can be rebuilt).
+import Database from 'better-sqlite3';
+import { gone } from '../k8s/status.ts';
+
+export type Obj = Record<string, unknown>;
+export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+/** One stored object. `obj` must be treated as immutable: clone before changing. */
+export interface Entry {
+  ns: string;
+  name: string;
+  rv: number;
+  obj: Obj;
+  json: string;
+}
+
+export interface StoreEvent {
+  type: EventType;
+  /** `group/resource` storage key. */
+  res: string;
+  ns: string;
+  name: string;
+  rv: number;
+  obj: Obj;
+  json: string;
+  /** The object before this change (MODIFIED and DELETED), to translate events for selector-filtered watches. */
+  prev?: Obj;
+}
+
+export interface StoreOptions {
+  /** Events kept for watch resumption and continue tokens (older ones are compacted away). */
+  historyLimit?: number;
+}
+
+const key = (ns: string, name: string) => `${ns}\u0000${name}`;
+
+function withRv(obj: Obj, rv: number): Obj {
+  const meta = { ...((obj.metadata as Obj | undefined) ?? {}), resourceVersion: String(rv) };
+  return { ...obj, metadata: meta };
+}
+
+export class Store {
+  private readonly db: Database.Database;
+  private readonly data = new Map<string, Map<string, Entry>>();
+  private readonly lastWrite = new Map<string, number>();
+  private readonly sorted = new Map<string, Entry[]>();
+  private readonly listeners = new Set<(ev: StoreEvent) => void>();
+  private rvCounter: number;
+  private compactedRv: number;
+  private readonly historyLimit: number;
+  private writesSinceCompact = 0;
+  private readonly stmts;
+
+  constructor(path: string, opts: StoreOptions = {}) {
+    this.historyLimit = opts.historyLimit ?? 20_000;
+    this.db = new Database(path);
+    this.db.pragma('journal_mode = WAL');
+    this.db.pragma('synchronous = FULL');
+    this.db.exec(`
+      CREATE TABLE IF NOT EXISTS objects (res TEXT NOT NULL, ns TEXT NOT NULL, name TEXT NOT NULL,
+        rv INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (res, ns, name));
+      CREATE TABLE IF NOT EXISTS events (rv INTEGER PRIMARY KEY, res TEXT NOT NULL, ns TEXT NOT NULL,
+        name TEXT NOT NULL, type TEXT NOT NULL, data TEXT NOT NULL, prev TEXT);
+      CREATE INDEX IF NOT EXISTS events_res ON events (res, rv);
+      CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL);
+      INSERT OR IGNORE INTO meta (k, v) VALUES ('rv', 0), ('compacted', 0);
+    `);
+    this.stmts = {
+      upsert: this.db.prepare(
+        'INSERT OR REPLACE INTO objects (res, ns, name, rv, data) VALUES (?, ?, ?, ?, ?)',
+      ),
+      del: this.db.prepare('DELETE FROM objects WHERE res = ? AND ns = ? AND name = ?'),
+      event: this.db.prepare(
+        'INSERT INTO events (rv, res, ns, name, type, data, prev) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      setMeta: this.db.prepare('UPDATE meta SET v = ? WHERE k = ?'),
+      eventsSince: this.db.prepare(
+        'SELECT rv, res, ns, name, type, data, prev FROM events WHERE res = ? AND rv > ? ORDER BY rv',
+      ),
+      firstChangesAfter: this.db.prepare(
+        'SELECT ns, name, type, data, prev, MIN(rv) AS rv FROM events WHERE res = ? AND rv > ? GROUP BY ns, name',
+      ),
+      compact: this.db.prepare('DELETE FROM events WHERE rv <= ?'),
+    };
+    const meta = this.db.prepare('SELECT k, v FROM meta').all() as { k: string; v: number }[];
+    this.rvCounter = meta.find((m) => m.k === 'rv')?.v ?? 0;
+    this.compactedRv = meta.find((m) => m.k === 'compacted')?.v ?? 0;
+    const rows = this.db.prepare('SELECT res, ns, name, rv, data FROM objects').iterate() as Iterable<{
+      res: string;
+      ns: string;
+      name: string;
+      rv: number;
+      data: string;
+    }>;
+    for (const r of rows) {
+      this.bucket(r.res).set(key(r.ns, r.name), {
+        ns: r.ns,
+        name: r.name,
+        rv: r.rv,
+        obj: JSON.parse(r.data),
+        json: r.data,
+      });
+      this.lastWrite.set(r.res, Math.max(this.lastWrite.get(r.res) ?? 0, r.rv));
+    }
+  }
+
+  /** The latest resourceVersion handed out. */
+  get currentRv(): number {
+    return this.rvCounter;
+  }
+
+  /** Versions at or below this are no longer in the event log. */
+  get oldestRetainedRv(): number {
+    return this.compactedRv;
+  }
+
+  private bucket(res: string): Map<string, Entry> {
+    let b = this.data.get(res);
+    if (!b) {
+      b = new Map();
+      this.data.set(res, b);
+    }
+    return b;
+  }
+
+  get(res: string, ns: string, name: string): Entry | undefined {
+    return this.data.get(res)?.get(key(ns, name));
+  }
+
+  /** Current objects of a resource, sorted by namespace then name (the order Kubernetes lists in). */
+  list(res: string, ns?: string): Entry[] {
+    let all = this.sorted.get(res);
+    if (!all) {
+      all = [...(this.data.get(res)?.values() ?? [])].sort(compareEntries);
+      this.sorted.set(res, all);
+    }
+    return ns === undefined ? all : all.filter((e) => e.ns === ns);
+  }
+
+  /** Names of resources that currently hold objects in a namespace (for namespace deletion). */
+  resourcesWithObjectsIn(ns: string): string[] {
+    const out: string[] = [];
+    for (const [res, b] of this.data) {
+      for (const e of b.values()) {
+        if (e.ns === ns) {
+          out.push(res);
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The objects of a resource as they were at version `rv` (for continue tokens and resourceVersionMatch=Exact).
+   * Throws 410 Expired when that version is older than the retained history.
+   */
+  snapshot(res: string, rv: number, ns?: string): Entry[] {
+    if (rv >= (this.lastWrite.get(res) ?? 0)) return this.list(res, ns);
+    if (rv < this.compactedRv) throw gone(`The resourceVersion for the provided list is too old.`);
+    const changed = this.stmts.firstChangesAfter.all(res, rv) as {
+      ns: string;
+      name: string;
+      type: EventType;
+      data: string;
+      prev: string | null;
+      rv: number;
+    }[];
+    const byKey = new Map<string, Entry>();
+    for (const e of this.list(res)) if (e.rv <= rv) byKey.set(key(e.ns, e.name), e);
+    for (const c of changed) {
+      const k = key(c.ns, c.name);
+      byKey.delete(k);
+      const before = c.type === 'ADDED' ? null : c.prev;
+      if (before) {
+        const obj = JSON.parse(before) as Obj;
+        const meta = obj.metadata as Obj;
+        byKey.set(k, { ns: c.ns, name: c.name, rv: Number(meta.resourceVersion), obj, json: before });
+      }
+    }
+    const out = [...byKey.values()].sort(compareEntries);
+    return ns === undefined ? out : out.filter((e) => e.ns === ns);
+  }
+
+  /** Events of a resource after `rv`, oldest first; 410 Expired when `rv` is older than the retained history. */
+  eventsSince(res: string, rv: number): StoreEvent[] {
+    if (rv < this.compactedRv) throw gone(`too old resource version: ${rv} (${this.compactedRv + 1})`);
+    const rows = this.stmts.eventsSince.all(res, rv) as {
+      rv: number;
+      res: string;
+      ns: string;
+      name: string;
+      type: EventType;
+      data: string;
+      prev: string | null;
+    }[];
+    return rows.map((r) => ({
+      type: r.type,
+      res: r.res,
+      ns: r.ns,
+      name: r.name,
+      rv: r.rv,
+      obj: JSON.parse(r.data) as Obj,
+      json: r.data,
+      prev: r.prev ? (JSON.parse(r.prev) as Obj) : undefined,
+    }));
+  }
+
+  subscribe(fn: (ev: StoreEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Writes a new or changed object; returns the stored entry with its new resourceVersion. */
+  put(res: string, ns: string, name: string, obj: Obj): Entry {
+    const prev = this.get(res, ns, name);
+    const rv = this.rvCounter + 1;
+    const stored = withRv(obj, rv);
+    const json = JSON.stringify(stored);
+    const type: EventType = prev ? 'MODIFIED' : 'ADDED';
+    this.db.transaction(() => {
+      this.stmts.upsert.run(res, ns, name, rv, json);
+      this.stmts.event.run(rv, res, ns, name, type, json, prev?.json ?? null);
+      this.stmts.setMeta.run(rv, 'rv');
+    })();
+    const entry: Entry = { ns, name, rv, obj: stored, json };
+    this.commit(res, entry, type, false, prev?.obj);
+    return entry;
+  }
+
+  /** Removes an object; returns its final state (carrying the deletion's resourceVersion, as watch reports it). */
+  remove(res: string, ns: string, name: string): Entry | undefined {
+    const prev = this.get(res, ns, name);
+    if (!prev) return undefined;
+    const rv = this.rvCounter + 1;
+    const final = withRv(prev.obj, rv);
+    const json = JSON.stringify(final);
+    this.db.transaction(() => {
+      this.stmts.del.run(res, ns, name);
+      this.stmts.event.run(rv, res, ns, name, 'DELETED', json, prev.json);
+      this.stmts.setMeta.run(rv, 'rv');
+    })();
+    const entry: Entry = { ns, name, rv, obj: final, json };
+    this.commit(res, entry, 'DELETED', true, prev.obj);
+    return entry;
+  }
+
+  private commit(res: string, entry: Entry, type: EventType, removed: boolean, prev: Obj | undefined): void {
+    this.rvCounter = entry.rv;
+    const b = this.bucket(res);
+    if (removed) b.delete(key(entry.ns, entry.name));
+    else b.set(key(entry.ns, entry.name), entry);
+    this.lastWrite.set(res, entry.rv);
+    this.sorted.delete(res);
+    if (++this.writesSinceCompact >= 1000) this.compact();
+    const ev: StoreEvent = {
+      type,
+      res,
+      ns: entry.ns,
+      name: entry.name,
+      rv: entry.rv,
+      obj: entry.obj,
+      json: entry.json,
+      prev,
+    };
+    for (const fn of this.listeners) {
+      try {
+        fn(ev);
+      } catch {
+        // a broken listener must not break writes
+      }
+    }
+  }
+
+  /** Drops events beyond the history limit (or all events up to `upTo`, used by tests to force 410s). */
+  compact(upTo?: number): void {
+    this.writesSinceCompact = 0;
+    const horizon = upTo ?? this.rvCounter - this.historyLimit;
+    if (horizon <= this.compactedRv) return;
+    this.db.transaction(() => {
+      this.stmts.compact.run(horizon);
+      this.stmts.setMeta.run(horizon, 'compacted');
+    })();
+    this.compactedRv = horizon;
+  }
+
+  close(): void {
+    this.listeners.clear();
+    if (this.db.open) this.db.close();
+  }
+}
+
+function compareEntries(a: Entry, b: Entry): number {
+  if (a.ns !== b.ns) return a.ns < b.ns ? -1 : 1;
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+}

@@ -1,0 +1,164 @@
+// kapiserver's composition root: flags + config file -> the orchestrator (embedded dev cluster unless a kubeconfig
+// or in-cluster service account is given) -> the API server; graceful shutdown on SIGTERM/SIGINT.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pino, { type Logger } from 'pino';
+import { ClusterConnection } from './apiserver/cluster/index.ts';
+import { startApiServer } from './apiserver/index.ts';
+import { parseCli, USAGE, UsageError } from './cli.ts';
+import { ConfigError, defaultConfig, type KubeSphereConfig, loadConfigFile } from './config/index.ts';
+import { runDevClusterCli } from './devcluster/cli.ts';
+import { type DevCluster, startDevCluster } from './devcluster/index.ts';
+
+const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+  version: string;
+};
+
+/** Bound on shutdown: past it the process exits anyway (Kubernetes sends SIGKILL 30 s after SIGTERM). */
+const SHUTDOWN_DEADLINE_MS = 8000;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`kapiserver: ${message}\n`);
+  process.exit(code);
+}
+
+function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { component: 'kapiserver' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // Defence in depth: these keys never reach a log line even if a caller passes them by mistake.
+    redact: {
+      paths: [
+        'authorization',
+        'password',
+        'token',
+        'secret',
+        '*.authorization',
+        '*.password',
+        '*.token',
+        '*.secret',
+      ],
+      censor: '[redacted]',
+    },
+  });
+}
+
+function loadConfig(path: string | undefined, logger: Logger): KubeSphereConfig {
+  if (!path) return defaultConfig();
+  const { config, warnings } = loadConfigFile(path);
+  for (const w of warnings) logger.warn(w);
+  return config;
+}
+
+async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'devcluster') {
+    await runDevClusterCli(argv.slice(1));
+    return;
+  }
+  let cli: ReturnType<typeof parseCli>;
+  try {
+    cli = parseCli(argv);
+  } catch (err) {
+    if (err instanceof UsageError) fail(`${err.message}\nRun 'kapiserver --help' for usage.`);
+    throw err;
+  }
+  if (cli.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  if (cli.version) {
+    process.stdout.write(`kapiserver v${pkg.version}\n`);
+    return;
+  }
+  const logger = createLogger(cli.logLevel);
+  let config: KubeSphereConfig;
+  try {
+    config = loadConfig(cli.config, logger);
+    // Environment beats the file: in a Deployment the HS256 key comes from a Secret, shared by every replica.
+    if (process.env.KAPISERVER_JWT_SECRET)
+      config.authentication.jwtSecret = process.env.KAPISERVER_JWT_SECRET;
+  } catch (err) {
+    if (err instanceof ConfigError) fail(err.message);
+    throw err;
+  }
+  const dataDir = resolve(cli.dataDir);
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+
+  let devcluster: DevCluster | undefined;
+  let cluster: ClusterConnection;
+  const inClusterRoot = process.env.KAPISERVER_INCLUSTER_ROOT ?? '';
+  if (cli.kubeconfig) {
+    cluster = ClusterConnection.fromFile(cli.kubeconfig, logger);
+    logger.info({ server: cluster.server }, 'using the cluster of the given kubeconfig');
+  } else if (ClusterConnection.inClusterAvailable(inClusterRoot)) {
+    cluster = ClusterConnection.inCluster(inClusterRoot, logger);
+    logger.info({ server: cluster.server }, 'using the in-cluster service account');
+  } else {
+    devcluster = await startDevCluster({
+      dataDir,
+      port: cli.devclusterPort,
+      logger: logger.child({ component: 'devcluster' }),
+    });
+    cluster = ClusterConnection.fromFile(devcluster.kubeconfigPath, logger);
+    logger.info(
+      { server: devcluster.url, kubeconfig: devcluster.kubeconfigPath },
+      'embedded dev cluster started',
+    );
+  }
+
+  const server = await startApiServer({
+    config,
+    cluster,
+    logger,
+    dataDir,
+    host: cli.bindAddress,
+    port: cli.port,
+    securePort: cli.securePort,
+    tlsCertFile: cli.tlsCertFile,
+    tlsKeyFile: cli.tlsPrivateKeyFile,
+  });
+  const shown = cli.bindAddress === '0.0.0.0' || cli.bindAddress === '::' ? '127.0.0.1' : cli.bindAddress;
+  logger.info({ port: server.port, securePort: server.securePort }, 'kapiserver listening');
+  process.stdout.write(
+    [
+      '',
+      `kapiserver v${pkg.version} is listening on`,
+      `  http://${shown}:${server.port}    (KubeSphere clients, curl)`,
+      `  https://${shown}:${server.securePort}   (kubectl; CA: ${resolve(dataDir, 'pki', 'ca.crt')})`,
+      devcluster ? `embedded dev cluster: kubectl --kubeconfig ${devcluster.kubeconfigPath} get nodes` : '',
+      'Get a token:',
+      `  curl -s -X POST http://${shown}:${server.port}/oauth/token -H 'Content-Type: application/x-www-form-urlencoded' \\`,
+      `    -d 'grant_type=password&username=admin&password=<password>&client_id=kubesphere&client_secret=kubesphere'`,
+      '',
+    ].join('\n'),
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const deadline = setTimeout(() => {
+      logger.error('shutdown deadline passed; exiting');
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS);
+    deadline.unref();
+    try {
+      await server.close();
+      await devcluster?.close();
+      logger.info('shutdown complete');
+      logger.flush?.();
+      process.exit(0);
+    } catch (err) {
+      logger.error({ err: (err as Error).message }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  fail(err instanceof Error ? err.message : String(err), 1);
+});

@@ -1,0 +1,141 @@
+// Local certificate authority shared by kapiserver's secure port and the embedded dev cluster.
+// Generated once under <data-dir>/pki/ and reused on later starts, so kubeconfigs stay valid.
+import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it loaded first
+import { webcrypto } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import * as x509 from '@peculiar/x509';
+
+x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+
+const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
+const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
+
+export interface KeyPair {
+  certPem: string;
+  keyPem: string;
+}
+
+export interface ServingPki {
+  /** PEM of the CA certificate clients must trust. */
+  caPem: string;
+  /** Serving certificate and key, valid for loopback names and this host's name. */
+  serving: KeyPair;
+}
+
+function toPem(der: ArrayBuffer, label: string): string {
+  const b64 = Buffer.from(der).toString('base64');
+  return `-----BEGIN ${label}-----\n${b64.match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
+}
+
+function serial(): string {
+  return Buffer.from(webcrypto.getRandomValues(new Uint8Array(16)))
+    .toString('hex')
+    .replace(/^[89a-f]/, '1');
+}
+
+async function importKey(pem: string): Promise<CryptoKey> {
+  const der = Buffer.from(pem.replace(/-----[^-]+-----|\s/g, ''), 'base64');
+  return webcrypto.subtle.importKey('pkcs8', der, ALG, true, ['sign']) as Promise<CryptoKey>;
+}
+
+async function exportKey(key: CryptoKey): Promise<string> {
+  return toPem(await webcrypto.subtle.exportKey('pkcs8', key as webcrypto.CryptoKey), 'PRIVATE KEY');
+}
+
+async function generateCa(): Promise<KeyPair> {
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const cert = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: serial(),
+    name: 'CN=kapiserver-ca',
+    notBefore: new Date(Date.now() - 3600_000),
+    notAfter: new Date(Date.now() + TEN_YEARS_MS),
+    signingAlgorithm: ALG,
+    keys,
+    extensions: [
+      new x509.BasicConstraintsExtension(true, 0, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign, true),
+      await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
+    ],
+  });
+  return { certPem: cert.toString('pem'), keyPem: await exportKey(keys.privateKey) };
+}
+
+/** Issues a serving certificate signed by the CA for the given DNS names and IP addresses. */
+export async function issueServingCert(ca: KeyPair, names: string[]): Promise<KeyPair> {
+  const caCert = new x509.X509Certificate(ca.certPem);
+  const caKey = await importKey(ca.keyPem);
+  const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const isIp = (n: string) => /^[\d.]+$/.test(n) || n.includes(':');
+  const cert = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(),
+    subject: 'CN=kapiserver',
+    issuer: caCert.subject,
+    notBefore: new Date(Date.now() - 3600_000),
+    notAfter: new Date(Date.now() + TEN_YEARS_MS),
+    signingAlgorithm: ALG,
+    publicKey: keys.publicKey,
+    signingKey: caKey,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(
+        x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.keyEncipherment,
+        true,
+      ),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
+      new x509.SubjectAlternativeNameExtension(
+        names.map((n) => ({ type: isIp(n) ? 'ip' : 'dns', value: n }) as x509.JsonGeneralName),
+      ),
+      await x509.AuthorityKeyIdentifierExtension.create(caCert),
+    ],
+  });
+  return { certPem: cert.toString('pem'), keyPem: await exportKey(keys.privateKey) };
+}
+
+function readPair(dir: string, base: string): KeyPair | undefined {
+  const crt = join(dir, `${base}.crt`);
+  const key = join(dir, `${base}.key`);
+  if (!existsSync(crt) || !existsSync(key)) return undefined;
+  return { certPem: readFileSync(crt, 'utf8'), keyPem: readFileSync(key, 'utf8') };
+}
+
+function writePair(dir: string, base: string, pair: KeyPair): void {
+  writeFileSync(join(dir, `${base}.crt`), pair.certPem, { mode: 0o644 });
+  writeFileSync(join(dir, `${base}.key`), pair.keyPem, { mode: 0o600 });
+}
+
+/** Default names a local serving certificate covers. */
+export function defaultServingNames(): string[] {
+  return [
+    ...new Set([
+      'localhost',
+      '127.0.0.1',
+      '::1',
+      hostname(),
+      'ks-apiserver',
+      'ks-apiserver.kubesphere-system.svc',
+    ]),
+  ];
+}
+
+/**
+ * Loads the local CA and serving certificate from <dataDir>/pki, creating what is missing.
+ * Both kapiserver and the dev cluster call this; the second caller reuses the first's files.
+ */
+export async function ensureLocalPki(dataDir: string): Promise<ServingPki> {
+  const dir = join(dataDir, 'pki');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  let ca = readPair(dir, 'ca');
+  let serving = readPair(dir, 'serving');
+  if (!ca) {
+    ca = await generateCa();
+    writePair(dir, 'ca', ca);
+    serving = undefined; // a new CA invalidates any old serving certificate
+  }
+  if (!serving) {
+    serving = await issueServingCert(ca, defaultServingNames());
+    writePair(dir, 'serving', serving);
+  }
+  return { caPem: ca.certPem, serving };
+}

@@ -1,0 +1,86 @@
+// Starts a real, throw-away redis-server on a free loopback port (no persistence) for tests and benchmarks.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
+
+export interface TestRedis {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Why Redis tests cannot run here, or undefined when redis-server is available. */
+export function redisUnavailableReason(): string | undefined {
+  const r = spawnSync('redis-server', ['--version'], { encoding: 'utf8' });
+  if (r.error || r.status !== 0) {
+    return 'redis-server is not installed (apt-get install -y redis-server); skipping the Redis token store run';
+  }
+  return undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startRedis(): Promise<TestRedis> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const port = await freePort();
+    const child: ChildProcess = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--loglevel',
+        'warning',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let out = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+    });
+    const started = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 10_000);
+      const poll = setInterval(() => {
+        const r = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
+        if (r.stdout?.trim() === 'PONG') {
+          clearInterval(poll);
+          clearTimeout(timer);
+          resolve(true);
+        }
+      }, 50);
+      child.once('exit', () => {
+        clearInterval(poll);
+        clearTimeout(timer);
+        resolve(false);
+      });
+    });
+    if (!started) {
+      child.kill('SIGKILL');
+      if (/Address already in use/.test(out)) continue;
+      throw new Error(`redis-server did not start: ${out.slice(0, 500)}`);
+    }
+    return {
+      port,
+      stop: () =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 3000).unref();
+        }),
+    };
+  }
+  throw new Error('redis-server: no free port after 5 attempts');
+}

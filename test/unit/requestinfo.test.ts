@@ -1,0 +1,188 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseRequestInfo, type RequestInfo } from '../../src/apiserver/filters/requestinfo.ts';
+
+type Expect = Partial<RequestInfo>;
+const R = true;
+
+// [method, url, expected subset]
+const cases: [string, string, Expect][] = [
+  [
+    'GET',
+    '/kapis/resources.kubesphere.io/v1alpha3/nodes',
+    {
+      isResourceRequest: R,
+      verb: 'list',
+      apiPrefix: 'kapis',
+      apiGroup: 'resources.kubesphere.io',
+      apiVersion: 'v1alpha3',
+      resource: 'nodes',
+      name: '',
+      namespace: '',
+      resourceScope: 'Cluster',
+      isKubernetesRequest: false,
+    },
+  ],
+  [
+    'GET',
+    '/kapis/resources.kubesphere.io/v1alpha3/nodes/node1',
+    { verb: 'get', resource: 'nodes', name: 'node1' },
+  ],
+  [
+    'GET',
+    '/kapis/resources.kubesphere.io/v1alpha3/namespaces/default/pods/web-1',
+    { verb: 'get', namespace: 'default', resource: 'pods', name: 'web-1', resourceScope: 'Namespace' },
+  ],
+  [
+    'GET',
+    '/kapis/resources.kubesphere.io/v1alpha3/namespaces/kube-system/pods?page=1&limit=10',
+    { verb: 'list', namespace: 'kube-system', resource: 'pods' },
+  ],
+  [
+    'GET',
+    '/api/v1/namespaces/default/pods/web-1/log',
+    {
+      verb: 'get',
+      apiGroup: '',
+      apiVersion: 'v1',
+      namespace: 'default',
+      resource: 'pods',
+      name: 'web-1',
+      subresource: 'log',
+      isKubernetesRequest: R,
+    },
+  ],
+  [
+    'GET',
+    '/apis/apps/v1/deployments',
+    { verb: 'list', apiGroup: 'apps', apiVersion: 'v1', resource: 'deployments', isKubernetesRequest: R },
+  ],
+  [
+    'GET',
+    '/apis/apps/v1/namespaces/ns1/deployments/web/scale',
+    { verb: 'get', namespace: 'ns1', resource: 'deployments', name: 'web', subresource: 'scale' },
+  ],
+  ['PUT', '/apis/apps/v1/namespaces/ns1/deployments/web/scale', { verb: 'update', subresource: 'scale' }],
+  ['PATCH', '/apis/apps/v1/namespaces/ns1/deployments/web', { verb: 'patch', name: 'web' }],
+  [
+    'POST',
+    '/api/v1/namespaces/default/configmaps',
+    { verb: 'create', resource: 'configmaps', namespace: 'default', name: '' },
+  ],
+  ['DELETE', '/api/v1/namespaces/default/configmaps/c1', { verb: 'delete', name: 'c1' }],
+  ['DELETE', '/api/v1/namespaces/default/configmaps', { verb: 'deletecollection', name: '' }],
+  ['GET', '/api/v1/pods?watch=true', { verb: 'watch', resource: 'pods' }],
+  ['GET', '/api/v1/pods?watch=1&resourceVersion=10', { verb: 'watch' }],
+  ['GET', '/api/v1/pods?watch=false', { verb: 'list' }],
+  ['GET', '/api/v1/watch/namespaces/default/pods', { verb: 'watch', namespace: 'default', resource: 'pods' }],
+  ['GET', '/api/v1/watch/namespaces/default/pods/p1', { verb: 'watch', name: 'p1' }],
+  [
+    'GET',
+    '/api/v1/namespaces/default',
+    { verb: 'get', resource: 'namespaces', name: 'default', namespace: 'default' },
+  ],
+  [
+    'PUT',
+    '/api/v1/namespaces/default/status',
+    { verb: 'update', resource: 'namespaces', name: 'default', subresource: 'status' },
+  ],
+  [
+    'PUT',
+    '/api/v1/namespaces/t1/finalize',
+    { verb: 'update', resource: 'namespaces', name: 't1', subresource: 'finalize' },
+  ],
+  ['GET', '/api/v1/namespaces', { verb: 'list', resource: 'namespaces', namespace: '' }],
+  [
+    'GET',
+    '/api/v1/nodes/node1/proxy/metrics',
+    { verb: 'get', resource: 'nodes', name: 'node1', subresource: 'proxy' },
+  ],
+  [
+    'GET',
+    '/api/v1/proxy/nodes/node1/metrics',
+    { verb: 'proxy', resource: 'nodes', name: 'node1', subresource: '' },
+  ],
+  [
+    'POST',
+    '/api/v1/namespaces/default/pods/p1/exec?command=ls',
+    { verb: 'create', subresource: 'exec', name: 'p1' },
+  ],
+  ['GET', '/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dp1', { verb: 'list', name: 'p1' }],
+  [
+    'GET',
+    '/api/v1/namespaces/default/pods?fieldSelector=metadata.name==p2,status.phase=Running',
+    { verb: 'list', name: 'p2' },
+  ],
+  [
+    'GET',
+    '/kapis/iam.kubesphere.io/v1alpha2/users',
+    { verb: 'list', apiGroup: 'iam.kubesphere.io', resource: 'users', resourceScope: 'Cluster' },
+  ],
+  [
+    'PUT',
+    '/kapis/iam.kubesphere.io/v1alpha2/users/admin/password',
+    { verb: 'update', resource: 'users', name: 'admin', subresource: 'password' },
+  ],
+  [
+    'GET',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/ws1/namespaces',
+    { verb: 'list', workspace: 'ws1', resource: 'namespaces', resourceScope: 'Workspace' },
+  ],
+  [
+    'GET',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/ws1/namespaces/ns1/pods',
+    { workspace: 'ws1', namespace: 'ns1', resource: 'pods', resourceScope: 'Namespace' },
+  ],
+  [
+    'GET',
+    '/kapis/clusters/host/resources.kubesphere.io/v1alpha3/nodes',
+    { cluster: 'host', apiGroup: 'resources.kubesphere.io', resource: 'nodes', verb: 'list' },
+  ],
+  [
+    'GET',
+    '/kapi/v1alpha1/things',
+    {
+      apiPrefix: 'kapi',
+      apiGroup: '',
+      apiVersion: 'v1alpha1',
+      resource: 'things',
+      isKubernetesRequest: false,
+    },
+  ],
+  ['HEAD', '/api/v1/nodes/node1', { verb: 'get', name: 'node1' }],
+  ['GET', '/api/v1/namespaces/a%2Fb/pods', { namespace: 'a/b', resource: 'pods' }],
+  // non-resource requests
+  ['GET', '/healthz', { isResourceRequest: false, verb: 'get', path: '/healthz', apiPrefix: '' }],
+  ['POST', '/oauth/token', { isResourceRequest: false, verb: 'post', path: '/oauth/token' }],
+  ['GET', '/version', { isResourceRequest: false, verb: 'get' }],
+  ['GET', '/kapis/version', { isResourceRequest: false, apiPrefix: 'kapis' }],
+  ['GET', '/api', { isResourceRequest: false, apiPrefix: 'api' }],
+  ['GET', '/api/v1', { isResourceRequest: false }],
+  ['GET', '/apis', { isResourceRequest: false }],
+  ['GET', '/apis/apps/v1', { isResourceRequest: false }],
+  ['GET', '/apis/apps', { isResourceRequest: false }],
+  ['GET', '/openapi/v3', { isResourceRequest: false }],
+  [
+    'GET',
+    '/api/v1/../../kapis/iam.kubesphere.io/v1alpha2/users',
+    { isResourceRequest: false, apiPrefix: '' },
+  ],
+  ['GET', '/api/v1/namespaces/%E0%A4%A/pods', { isResourceRequest: false }],
+  ['GET', '//api//v1//nodes', { isResourceRequest: R, resource: 'nodes', verb: 'list' }],
+  ['GET', '/api/v1/watch', { isResourceRequest: false }],
+];
+
+test(`request info over ${cases.length} paths`, () => {
+  assert.ok(cases.length >= 25);
+  for (const [method, url, expected] of cases) {
+    const info = parseRequestInfo(method, url);
+    const actual = Object.fromEntries(Object.keys(expected).map((k) => [k, info[k as keyof RequestInfo]]));
+    const want = Object.fromEntries(
+      Object.entries(expected).map(([k, v]) => [k, k === 'isResourceRequest' && v === undefined ? true : v]),
+    );
+    if (!('isResourceRequest' in expected)) {
+      assert.equal(info.isResourceRequest, true, `${method} ${url}: expected a resource request`);
+    }
+    assert.deepEqual(actual, want, `${method} ${url}`);
+  }
+});
