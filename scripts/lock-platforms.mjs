@@ -32,13 +32,17 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     if (lock.packages[depPath]) continue;
     const platform = platformOf(dep);
     if (!platform) {
-      console.warn(`lock-platforms: ${dep} (optional dependency of ${path}) has no platform in its name; left out`);
+      console.warn(
+        `lock-platforms: ${dep} (optional dependency of ${path}) has no platform in its name; left out`,
+      );
       continue;
     }
     lock.packages[depPath] = { version, ...platform, optional: true, ...(entry.dev ? { dev: true } : {}) };
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : a < b ? -1 : 1)));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : a < b ? -1 : 1)),
+);
 writeFileSync(lockPath, `${JSON.stringify(lock, null, 2)}\n`);
 console.log(`lock-platforms: added ${added} platform entries`);

@@ -3,7 +3,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { ConfigError, configFromDocument, formatDuration, loadConfigFile, parseDuration } from '../../src/config/index.ts';
+import {
+  ConfigError,
+  configFromDocument,
+  formatDuration,
+  loadConfigFile,
+  parseDuration,
+} from '../../src/config/index.ts';
 
 function file(text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), 'kapiserver-config-')), 'kubesphere.yaml');
@@ -97,9 +103,18 @@ test('a wrong type stops with one line naming the field and what was expected', 
 
 test('bad durations, enum values and list items are named precisely', () => {
   const cases: [string, RegExp][] = [
-    ['authentication:\n  authenticateRateLimiterDuration: soon\n', /authentication\.authenticateRateLimiterDuration: expected a duration/],
-    ['authorization:\n  mode: Maybe\n', /authorization\.mode: expected one of "RBAC", "AlwaysAllow", "AlwaysDeny"/],
-    ['authentication:\n  oauthOptions:\n    clients:\n      - name: a\n      - secret: x\n', /authentication\.oauthOptions\.clients\[1\]/],
+    [
+      'authentication:\n  authenticateRateLimiterDuration: soon\n',
+      /authentication\.authenticateRateLimiterDuration: expected a duration/,
+    ],
+    [
+      'authorization:\n  mode: Maybe\n',
+      /authorization\.mode: expected one of "RBAC", "AlwaysAllow", "AlwaysDeny"/,
+    ],
+    [
+      'authentication:\n  oauthOptions:\n    clients:\n      - name: a\n      - secret: x\n',
+      /authentication\.oauthOptions\.clients\[1\]/,
+    ],
     ['redis:\n  host: r\n  port: 70000\n', /redis\.port/],
     ['authentication: [1, 2]\n', /field authentication: expected an object, got a list/],
     ['- just a list\n', /expected a YAML mapping/],
@@ -112,7 +127,9 @@ test('bad durations, enum values and list items are named precisely', () => {
 
 test('unknown fields are warnings, not silently dropped', () => {
   const { warnings } = loadConfigFile(
-    file('authentication:\n  jwtSecrett: x\n  oauthOptions:\n    clients:\n      - name: a\n        secert: b\nfoo: 1\n'),
+    file(
+      'authentication:\n  jwtSecrett: x\n  oauthOptions:\n    clients:\n      - name: a\n        secert: b\nfoo: 1\n',
+    ),
   );
   assert.ok(warnings.some((w) => w.includes('"authentication.jwtSecrett"')));
   assert.ok(warnings.some((w) => w.includes('"authentication.oauthOptions.clients[0].secert"')));
@@ -120,6 +137,9 @@ test('unknown fields are warnings, not silently dropped', () => {
 });
 
 test('unreadable and non-YAML files are clear errors', () => {
-  assert.throws(() => loadConfigFile('/nonexistent/kubesphere.yaml'), /cannot read configuration file .*ENOENT/);
+  assert.throws(
+    () => loadConfigFile('/nonexistent/kubesphere.yaml'),
+    /cannot read configuration file .*ENOENT/,
+  );
   assert.throws(() => loadConfigFile(file('authentication: [unclosed\n')), /not valid YAML/);
 });

@@ -15,7 +15,18 @@ after(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const common = ['--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', '--secure-port', '0', '--devcluster-port', '0'];
+const common = [
+  '--data-dir',
+  dataDir,
+  '--bind-address',
+  '127.0.0.1',
+  '--port',
+  '0',
+  '--secure-port',
+  '0',
+  '--devcluster-port',
+  '0',
+];
 
 function httpsGet(port: number, path: string, ca: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -31,7 +42,9 @@ function httpsGet(port: number, path: string, ca: string): Promise<{ status: num
   });
 }
 
-test('starts, answers /healthz on HTTP and verified HTTPS, and stops on SIGTERM within 5 s', { timeout: 120_000 }, async () => {
+test('starts, answers /healthz on HTTP and verified HTTPS, and stops on SIGTERM within 5 s', {
+  timeout: 120_000,
+}, async () => {
   const p = await startKapiserverProcess(common);
   running.push(p);
   const plain = await fetch(`http://127.0.0.1:${p.port}/healthz`);
@@ -45,7 +58,10 @@ test('starts, answers /healthz on HTTP and verified HTTPS, and stops on SIGTERM 
   // Without the generated CA the certificate is not trusted: verification is really on.
   await assert.rejects(httpsGet(p.securePort, '/healthz', ''), /self-signed|unable to verify|certificate/i);
 
-  const version = (await (await fetch(`http://127.0.0.1:${p.port}/kapis/version`)).json()) as Record<string, unknown>;
+  const version = (await (await fetch(`http://127.0.0.1:${p.port}/kapis/version`)).json()) as Record<
+    string,
+    unknown
+  >;
   assert.match(String(version.gitVersion), /^v\d+\.\d+\.\d+/);
   assert.equal(typeof (version.kubernetes as Record<string, unknown>)?.gitVersion, 'string');
   assert.equal(version.major, '1');
@@ -87,7 +103,11 @@ test('logs never carry the Authorization header or the query string', { timeout:
 test('--config with a wrong type exits non-zero with one line naming the field', () => {
   const bad = join(dataDir, 'bad.yaml');
   writeFileSync(bad, 'authentication:\n  authenticateRateLimiterMaxTries: "many"\n');
-  const r = spawnSync(process.execPath, [BIN, '--config', bad, ...common], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(process.execPath, [BIN, '--config', bad, ...common], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.notEqual(r.status, 0);
   const lines = r.stderr.trim().split('\n');
   assert.equal(lines.length, 1, r.stderr);
@@ -97,7 +117,15 @@ test('--config with a wrong type exits non-zero with one line naming the field',
 test('--help prints usage and bad flags are refused', () => {
   const help = spawnSync(process.execPath, [BIN, '--help'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(help.status, 0);
-  for (const flag of ['--port', '--secure-port', '--config', '--kubeconfig', '--data-dir', '--tls-cert-file', '--log-level']) {
+  for (const flag of [
+    '--port',
+    '--secure-port',
+    '--config',
+    '--kubeconfig',
+    '--data-dir',
+    '--tls-cert-file',
+    '--log-level',
+  ]) {
     assert.ok(help.stdout.includes(flag), flag);
   }
   const bad = spawnSync(process.execPath, [BIN, '--port', 'eighty'], { cwd: ROOT, encoding: 'utf8' });

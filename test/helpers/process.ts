@@ -27,7 +27,9 @@ export function startKapiserverProcess(
   });
   let out = '';
   let err = '';
-  const exited = new Promise<number | string>((res) => child.on('exit', (code, signal) => res(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((res) =>
+    child.on('exit', (code, signal) => res(code ?? signal ?? -1)),
+  );
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
