@@ -1,12 +1,18 @@
 // kapiserver's composition root: flags + config file -> the orchestrator (embedded dev cluster unless a kubeconfig
 // or in-cluster service account is given) -> the API server; graceful shutdown on SIGTERM/SIGINT.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ClusterConnection } from './apiserver/cluster/index.ts';
 import { startApiServer } from './apiserver/index.ts';
 import { parseCli, USAGE, UsageError } from './cli.ts';
-import { ConfigError, defaultConfig, type KubeSphereConfig, loadConfigFile } from './config/index.ts';
+import {
+  ConfigError,
+  DEFAULT_CLIENT_SECRET,
+  defaultConfig,
+  type KubeSphereConfig,
+  loadConfigFile,
+} from './config/index.ts';
 import { runDevClusterCli } from './devcluster/cli.ts';
 import { type DevCluster, startDevCluster } from './devcluster/index.ts';
 
@@ -127,9 +133,7 @@ async function main(argv: string[]): Promise<void> {
       `  http://${shown}:${server.port}    (KubeSphere clients, curl)`,
       `  https://${shown}:${server.securePort}   (kubectl; CA: ${resolve(dataDir, 'pki', 'ca.crt')})`,
       devcluster ? `embedded dev cluster: kubectl --kubeconfig ${devcluster.kubeconfigPath} get nodes` : '',
-      'Get a token:',
-      `  curl -s -X POST http://${shown}:${server.port}/oauth/token -H 'Content-Type: application/x-www-form-urlencoded' \\`,
-      `    -d 'grant_type=password&username=admin&password=<password>&client_id=kubesphere&client_secret=kubesphere'`,
+      ...tokenHint(config, dataDir, `http://${shown}:${server.port}`),
       '',
     ].join('\n'),
   );
@@ -162,3 +166,18 @@ async function main(argv: string[]): Promise<void> {
 main(process.argv.slice(2)).catch((err: unknown) => {
   fail(err instanceof Error ? err.message : String(err), 1);
 });
+
+/** How to get a token, with the real client id; a client secret is shown only when it is the well-known default. */
+function tokenHint(config: KubeSphereConfig, dataDir: string, base: string): string[] {
+  const client = config.authentication.oauthOptions.clients[0];
+  if (!client)
+    return ['No OAuth client is configured yet: add one under authentication.oauthOptions.clients.'];
+  const passwordFile = join(dataDir, 'initial-admin-password');
+  const password = existsSync(passwordFile) ? `$(cat ${resolve(passwordFile)})` : '<password>';
+  const secret = client.secret === DEFAULT_CLIENT_SECRET ? client.secret : '<client secret>';
+  return [
+    'Get a token:',
+    `  curl -s -X POST ${base}/oauth/token -H 'Content-Type: application/x-www-form-urlencoded' \\`,
+    `    -d "grant_type=password&username=admin&password=${password}&client_id=${client.name}&client_secret=${secret}"`,
+  ];
+}

@@ -42,9 +42,8 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
   let secureServer: https.Server | undefined;
   const app = Fastify({
     logger: false, // one line per request comes from requestLogHook with our own redaction rules
-    disableRequestLogging: true,
     bodyLimit: 4 * 1024 * 1024,
-    maxParamLength: 1024,
+    routerOptions: { maxParamLength: 1024 },
     return503OnClosing: true,
     // Errors fastify raises before any hook runs (undecodable URL, bad content type) get a Status body too.
     frameworkErrors: (err, _request, reply) => {
