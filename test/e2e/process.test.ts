@@ -6,6 +6,7 @@ import https from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { bearer, login } from '../helpers/oauth.ts';
 import { BIN, type KapiserverProcess, ROOT, startKapiserverProcess } from '../helpers/process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-process-'));
@@ -83,6 +84,25 @@ test('restarts on the same data directory and reuses its certificates', { timeou
   assert.equal((await httpsGet(p.securePort, '/livez', ca)).status, 200);
   p.child.kill('SIGINT');
   assert.equal(await p.exited, 0);
+});
+
+test('a token issued before a restart still opens the API after it', { timeout: 120_000 }, async () => {
+  const first = await startKapiserverProcess(common);
+  running.push(first);
+  const password = readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim();
+  const tokens = await login({ url: `http://127.0.0.1:${first.port}`, adminPassword: password });
+  first.child.kill('SIGTERM');
+  assert.equal(await first.exited, 0);
+
+  const second = await startKapiserverProcess(common);
+  running.push(second);
+  const nodes = await fetch(`http://127.0.0.1:${second.port}/kapis/resources.kubesphere.io/v1alpha3/nodes`, {
+    headers: bearer(tokens),
+  });
+  assert.equal(nodes.status, 200, await nodes.clone().text());
+  assert.ok(((await nodes.json()) as { totalItems: number }).totalItems > 0);
+  second.child.kill('SIGTERM');
+  assert.equal(await second.exited, 0);
 });
 
 test('logs never carry the Authorization header or the query string', { timeout: 120_000 }, async () => {

@@ -13,13 +13,13 @@ export const ANONYMOUS_PATHS: readonly string[] = [
   '/version',
   '/kapis/version',
   '/kapi/version',
-  '/swagger-ui', // Swagger UI page (helper D)
+  '/swagger-ui', // Swagger UI page
 ];
 
 /** Prefixes: every path that starts with one of these (each ends with `/`). */
 export const ANONYMOUS_PREFIXES: readonly string[] = [
   '/oauth/.well-known/', // OIDC discovery
-  '/swagger-ui/', // Swagger UI assets (helper D)
+  '/swagger-ui/', // Swagger UI assets and the two swagger documents
 ];
 
 const EXACT = new Set(ANONYMOUS_PATHS);

@@ -40,7 +40,7 @@ export function startOAuth(ctx: ServerContext): OAuthService {
   const logger: Logger = ctx.logger.child({ component: 'oauth' });
   const base: KubeSphereConfig = structuredClone(ctx.config);
   const rest = new KubeRest(ctx.cluster);
-  const store = createTokenStore(ctx.config, logger);
+  const store = createTokenStore(ctx.config, ctx.dataDir, logger);
   const clients = new ClientRegistry(ctx.config.authentication.oauthOptions.clients);
   const options = () => ctx.config.authentication;
   const users = new Users(rest, logger);

@@ -1,10 +1,10 @@
 // The token store: which tokens were issued and are still valid (so they can be revoked, and a single-login policy
 // can supersede them), plus failed-login counters and lockouts. Two implementations, one contract
-// (test/oauth/tokenstore.conformance.ts): memory (one replica) and Redis (several replicas share it).
+// (test/oauth/tokenstore.conformance.ts): local (one replica; SQLite file or memory) and Redis (several replicas share it).
 import { createHash } from 'node:crypto';
 
 export interface TokenStore {
-  readonly kind: 'memory' | 'redis';
+  readonly kind: 'local' | 'redis';
   /** Records an issued token for `ttlMs` (0 = until revoked). */
   add(username: string, token: string, ttlMs: number): Promise<void>;
   /** True when the token was recorded and has neither expired nor been revoked. */
