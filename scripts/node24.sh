@@ -2,14 +2,13 @@
 # Runs the end-to-end tests (or the test files matching the given substrings) on Node 24, without touching the
 # machine's Node 20 or the repository's node_modules.
 #
-# The runtime comes from the npm registry: the `node-linux-<arch>` package ships the official Node binary and its
-# headers (`npm pack`, into a temp dir; no global install). The only native addon compiled against one Node ABI,
-# better-sqlite3, is rebuilt from its bundled sources against those headers in a shadow copy of the repository whose
-# node_modules links every other package back to the real one.
+# The runtime comes from the npm registry: the `node-linux-<arch>` package ships the official Node binary (`npm pack`,
+# into a temp dir; no global install). The tests run in a shadow copy of the repository whose node_modules links every
+# package back to the real one except the one native addon compiled for a Node ABI, better-sqlite3.
 #
-# Known: better-sqlite3 12 aborts the process on Node 24 (RemoveEnvironmentCleanupHook assertion when V8 collects a
-# prepared statement), so dev-cluster tests fail here until the project moves to better-sqlite3 13 (Node-API, ships
-# prebuilt binaries, needs Node >= 22); with 13 installed this script uses it as is.
+# better-sqlite3 12 (the repository's, for Node 20) aborts the process on Node 24 (RemoveEnvironmentCleanupHook
+# assertion when V8 collects a prepared statement), so the shadow copy gets better-sqlite3 13 (Node-API, prebuilt
+# binaries inside the package, needs Node >= 22) from the registry instead.
 #
 # Usage: scripts/node24.sh [test filter ...]        (default filter: test/e2e/)
 # Env:   NODE24_VERSION (default 24: newest 24.x), NODE24_WORKDIR (default ${TMPDIR:-/tmp}/kapiserver-node24)
@@ -63,28 +62,21 @@ for entry in "$repo"/node_modules/*; do
   [ -e "$shadow/node_modules/$name" ] || [ -L "$shadow/node_modules/$name" ] || ln -s "$entry" "$shadow/node_modules/$name"
 done
 
-# 3. better-sqlite3 for Node 24: used as installed when it loads there (a Node-API build, better-sqlite3 >= 13),
-#    otherwise rebuilt from its bundled sources against the Node 24 headers (once per runtime and package version).
+# 3. better-sqlite3 for Node 24: version 13 (a Node-API build with prebuilt binaries in the package, no compiler
+#    needed), fetched from the registry into the shadow copy. The repository keeps 12 for Node 20 (13 needs >= 22).
+sqliteVersion="${NODE24_SQLITE_VERSION:-13}"
 addon="$shadow/node_modules/better-sqlite3"
-probe="new (require(process.argv[1]))(':memory:').prepare('select 1').get()"
-if ! "$node24" -e "$probe" "$repo/node_modules/better-sqlite3" >/dev/null 2>&1; then
-  stamp="$nodeVersion $("$node24" -p "require('$repo/node_modules/better-sqlite3/package.json').version")"
-  if [ ! -d "$addon" ] || [ -L "$addon" ] || [ "$(cat "$addon/.node24-stamp" 2>/dev/null)" != "$stamp" ]; then
-    echo "node24: building better-sqlite3 against $nodeVersion headers"
-    rm -rf "$addon"
-    cp -a "$repo/node_modules/better-sqlite3" "$addon"
-    rm -rf "$addon/build"
-    gyp="$(dirname "$(dirname "$(readlink -f "$(command -v npm)")")")/node_modules/node-gyp/bin/node-gyp.js"
-    (cd "$addon" && PATH="$runtime/bin:$PATH" "$node24" "$gyp" rebuild --release --nodedir="$runtime" -j 2 >"$work/gyp.log" 2>&1) || {
-      tail -30 "$work/gyp.log" >&2
-      exit 1
-    }
-    echo "$stamp" >"$addon/.node24-stamp"
-  fi
-else
-  [ -L "$addon" ] || { rm -rf "$addon" && ln -s "$repo/node_modules/better-sqlite3" "$addon"; }
+if [ ! -d "$addon" ] || [ -L "$addon" ] || [ "$(cat "$addon/.node24-stamp" 2>/dev/null)" != "$sqliteVersion" ]; then
+  echo "node24: fetching better-sqlite3@$sqliteVersion from the npm registry"
+  tmp="$(mktemp -d "$work/pack.XXXXXX")"
+  (cd "$tmp" && npm pack --silent "better-sqlite3@$sqliteVersion" >/dev/null)
+  tar -xzf "$tmp"/better-sqlite3-*.tgz -C "$tmp"
+  rm -rf "$addon"
+  mv "$tmp/package" "$addon"
+  rm -rf "$tmp"
+  echo "$sqliteVersion" >"$addon/.node24-stamp"
 fi
-"$node24" -e "$probe" "$addon"
+"$node24" -e "new (require(process.argv[1]))(':memory:').prepare('select 1').get()" "$addon"
 echo "node24: ready ($((SECONDS - started)) s)"
 
 # 4. The tests, with Node 24 first on PATH (test helpers spawn process.execPath, i.e. Node 24 too).
