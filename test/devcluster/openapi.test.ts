@@ -3,8 +3,7 @@
 // `kubectl explain`, `kubectl create -f` (server-side field validation is detected from the PATCH operation) and a
 // second `kubectl apply` whose strategic merge patch is computed from our schemas without falling back.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -17,6 +16,7 @@ import {
   type ResourceInfo,
 } from '../../src/devcluster/openapi/index.ts';
 import { ensureLocalPki } from '../../src/pki/index.ts';
+import { hasKubectl, NO_KUBECTL, runKubectl, writeKubeconfig } from '../helpers/kubectl.ts';
 
 type Obj = Record<string, unknown>;
 const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
@@ -333,7 +333,6 @@ describe('openApiV3GroupDocument', () => {
 // ---------------------------------------------------------------------------------------------------------------
 // The real kubectl against a tiny HTTPS server that serves discovery, these documents and an in-memory store.
 
-const KUBECTL = '/usr/bin/kubectl';
 const TOKEN = 'openapi-test-token';
 
 function discovery(path: string, port: number): unknown {
@@ -393,7 +392,7 @@ describe('real kubectl reads the documents', { timeout: 300_000 }, () => {
   const objects = new Map<string, Obj>();
 
   before(async () => {
-    if (!existsSync(KUBECTL)) return;
+    if (!hasKubectl) return;
     dir = mkdtempSync(join(tmpdir(), 'openapi-kubectl-'));
     const pki = await ensureLocalPki(dir);
     const srv = createServer({ cert: pki.serving.certPem, key: pki.serving.keyPem }, (req, res) => {
@@ -459,28 +458,11 @@ describe('real kubectl reads the documents', { timeout: 300_000 }, () => {
     server = srv;
     await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
     const port = (srv.address() as AddressInfo).port;
-    kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '- name: t',
-        '  cluster:',
-        `    server: https://127.0.0.1:${port}`,
-        `    certificate-authority-data: ${Buffer.from(pki.caPem).toString('base64')}`,
-        'users:',
-        '- name: t',
-        '  user:',
-        `    token: ${TOKEN}`,
-        'contexts:',
-        '- name: t',
-        '  context: {cluster: t, user: t, namespace: default}',
-        'current-context: t',
-        '',
-      ].join('\n'),
-    );
+    kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), {
+      server: `https://127.0.0.1:${port}`,
+      caPem: pki.caPem,
+      token: TOKEN,
+    });
   });
 
   after(() => {
@@ -489,20 +471,15 @@ describe('real kubectl reads the documents', { timeout: 300_000 }, () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  function kubectl(...args: string[]): Promise<{ stdout: string; stderr: string }> {
-    return new Promise((resolve, reject) => {
-      execFile(
-        KUBECTL,
-        ['--kubeconfig', kubeconfig, ...args],
-        { timeout: 90_000, env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig } },
-        (err, stdout, stderr) =>
-          err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve({ stdout, stderr }),
-      );
-    });
+  async function kubectl(...args: string[]): Promise<{ stdout: string; stderr: string }> {
+    const env = { ...process.env, HOME: dir, KUBECONFIG: kubeconfig };
+    const r = await runKubectl(['--kubeconfig', kubeconfig, ...args], { env });
+    if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.status}\n${r.stderr}`);
+    return r;
   }
   const skipWithoutKubectl = (t: { skip: (m: string) => void }) => {
-    if (existsSync(KUBECTL)) return false;
-    t.skip('kubectl is not installed at /usr/bin/kubectl');
+    if (hasKubectl) return false;
+    t.skip(NO_KUBECTL);
     return true;
   };
 

@@ -2,8 +2,7 @@
 // their JSON form; then the real kubectl (1.33 via the /usr/bin/kubectl dispatcher) talks to a small HTTPS server
 // that captures the POST bodies of its generator commands, and those real bodies are decoded and checked.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,6 +15,7 @@ import {
 } from '../../src/devcluster/protobuf/index.ts';
 import { StatusError } from '../../src/k8s/status.ts';
 import { ensureLocalPki } from '../../src/pki/index.ts';
+import { hasKubectl, kubectlOk, NO_KUBECTL, writeKubeconfig } from '../helpers/kubectl.ts';
 
 const PROTO = 'application/vnd.kubernetes.protobuf';
 
@@ -477,7 +477,6 @@ describe('decodeProtobufObject (bodies built with protobufjs)', () => {
 // ---------------------------------------------------------------------------------------------------------------
 // Capture harness: a tiny HTTPS API server that records what the real kubectl POSTs.
 
-const KUBECTL = '/usr/bin/kubectl';
 const TOKEN = 'protobuf-capture-token';
 const VERBS = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -557,7 +556,7 @@ describe('real kubectl protobuf bodies decode', { timeout: 300_000 }, () => {
   const captured: Captured[] = [];
 
   before(async () => {
-    if (!existsSync(KUBECTL)) return;
+    if (!hasKubectl) return;
     dir = mkdtempSync(join(tmpdir(), 'protobuf-kubectl-'));
     const pki = await ensureLocalPki(dir);
     const srv = createServer({ cert: pki.serving.certPem, key: pki.serving.keyPem }, (req, response) => {
@@ -607,28 +606,11 @@ describe('real kubectl protobuf bodies decode', { timeout: 300_000 }, () => {
     server = srv;
     await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
     const port = (srv.address() as AddressInfo).port;
-    kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '- name: t',
-        '  cluster:',
-        `    server: https://127.0.0.1:${port}`,
-        `    certificate-authority-data: ${Buffer.from(pki.caPem).toString('base64')}`,
-        'users:',
-        '- name: t',
-        '  user:',
-        `    token: ${TOKEN}`,
-        'contexts:',
-        '- name: t',
-        '  context: {cluster: t, user: t, namespace: default}',
-        'current-context: t',
-        '',
-      ].join('\n'),
-    );
+    kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), {
+      server: `https://127.0.0.1:${port}`,
+      caPem: pki.caPem,
+      token: TOKEN,
+    });
   });
 
   after(() => {
@@ -638,13 +620,8 @@ describe('real kubectl protobuf bodies decode', { timeout: 300_000 }, () => {
   });
 
   function kubectl(...args: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      execFile(
-        KUBECTL,
-        ['--kubeconfig', kubeconfig, ...args],
-        { timeout: 90_000, env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig } },
-        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
-      );
+    return kubectlOk(['--kubeconfig', kubeconfig, ...args], {
+      env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig },
     });
   }
 
@@ -674,8 +651,8 @@ describe('real kubectl protobuf bodies decode', { timeout: 300_000 }, () => {
   }
 
   const skipWithoutKubectl = (t: { skip: (m: string) => void }) => {
-    if (existsSync(KUBECTL)) return false;
-    t.skip('kubectl is not installed at /usr/bin/kubectl');
+    if (hasKubectl) return false;
+    t.skip(NO_KUBECTL);
     return true;
   };
 

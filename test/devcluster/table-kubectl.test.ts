@@ -1,8 +1,7 @@
 // The real kubectl renders our Tables: a small HTTPS server in the test answers discovery and serves
 // toTable() output for `kubectl get nodes|pods [-o wide]`; the printed columns and cells are checked.
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,8 +9,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { toTable } from '../../src/devcluster/table/index.ts';
 import { ensureLocalPki } from '../../src/pki/index.ts';
+import { hasKubectl, kubectlOk, NO_KUBECTL, writeKubeconfig } from '../helpers/kubectl.ts';
 
-const KUBECTL = '/usr/bin/kubectl';
 const TOKEN = 'table-test-token';
 const created = (msAgo: number) => new Date(Date.now() - msAgo).toISOString().replace(/\.\d{3}Z$/, 'Z');
 
@@ -133,7 +132,7 @@ describe('kubectl renders toTable output', { timeout: 120_000 }, () => {
   let kubeconfig = '';
 
   before(async () => {
-    if (!existsSync(KUBECTL)) return;
+    if (!hasKubectl) return;
     dir = mkdtempSync(join(tmpdir(), 'table-kubectl-'));
     const pki = await ensureLocalPki(dir);
     const srv = createServer({ cert: pki.serving.certPem, key: pki.serving.keyPem }, (req, res) => {
@@ -158,28 +157,11 @@ describe('kubectl renders toTable output', { timeout: 120_000 }, () => {
     server = srv;
     await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
     const port = (srv.address() as AddressInfo).port;
-    kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(
-      kubeconfig,
-      [
-        'apiVersion: v1',
-        'kind: Config',
-        'clusters:',
-        '- name: t',
-        '  cluster:',
-        `    server: https://127.0.0.1:${port}`,
-        `    certificate-authority-data: ${Buffer.from(pki.caPem).toString('base64')}`,
-        'users:',
-        '- name: t',
-        '  user:',
-        `    token: ${TOKEN}`,
-        'contexts:',
-        '- name: t',
-        '  context: {cluster: t, user: t, namespace: default}',
-        'current-context: t',
-        '',
-      ].join('\n'),
-    );
+    kubeconfig = writeKubeconfig(join(dir, 'kubeconfig'), {
+      server: `https://127.0.0.1:${port}`,
+      caPem: pki.caPem,
+      token: TOKEN,
+    });
   });
 
   after(() => {
@@ -189,19 +171,14 @@ describe('kubectl renders toTable output', { timeout: 120_000 }, () => {
   });
 
   function kubectl(...args: string[]): Promise<string> {
-    return new Promise((resolve, reject) => {
-      execFile(
-        KUBECTL,
-        ['--kubeconfig', kubeconfig, ...args],
-        { timeout: 60_000, env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig } },
-        (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout)),
-      );
+    return kubectlOk(['--kubeconfig', kubeconfig, ...args], {
+      env: { ...process.env, HOME: dir, KUBECONFIG: kubeconfig },
     });
   }
   const words = (line: string) => line.trim().split(/\s{2,}/);
 
   it('kubectl get nodes shows NAME STATUS ROLES AGE VERSION', async (t) => {
-    if (!existsSync(KUBECTL)) return t.skip('kubectl is not installed at /usr/bin/kubectl');
+    if (!hasKubectl) return t.skip(NO_KUBECTL);
     const lines = (await kubectl('get', 'nodes')).trim().split('\n');
     assert.deepEqual(words(lines[0]), ['NAME', 'STATUS', 'ROLES', 'AGE', 'VERSION']);
     const row = words(lines[1]);
@@ -210,7 +187,7 @@ describe('kubectl renders toTable output', { timeout: 120_000 }, () => {
   });
 
   it('kubectl get nodes -o wide adds the priority-1 columns', async (t) => {
-    if (!existsSync(KUBECTL)) return t.skip('kubectl is not installed at /usr/bin/kubectl');
+    if (!hasKubectl) return t.skip(NO_KUBECTL);
     const lines = (await kubectl('get', 'nodes', '-o', 'wide')).trim().split('\n');
     assert.deepEqual(words(lines[0]), [
       'NAME',
@@ -234,7 +211,7 @@ describe('kubectl renders toTable output', { timeout: 120_000 }, () => {
   });
 
   it('kubectl get pods shows READY, STATUS and RESTARTS, and IP and NODE when wide', async (t) => {
-    if (!existsSync(KUBECTL)) return t.skip('kubectl is not installed at /usr/bin/kubectl');
+    if (!hasKubectl) return t.skip(NO_KUBECTL);
     const lines = (await kubectl('get', 'pods')).trim().split('\n');
     assert.deepEqual(words(lines[0]), ['NAME', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
     const row = words(lines[1]);
