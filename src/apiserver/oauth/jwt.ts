@@ -1,8 +1,11 @@
 // Access and refresh tokens as KubeSphere issues them: HS256 JWTs signed with jwtSecret, claims `username`,
 // `token_type`, `sub`, `iss`, `iat`, `exp` (absent when the lifetime is 0), optional `extra`; plus a random `jti`
 // so two tokens issued in the same second differ (the token store keys on the token).
-import { randomBytes } from 'node:crypto';
-import { errors, jwtVerify, SignJWT } from 'jose';
+// Verification runs on every request, so it is a synchronous node:crypto HMAC with a key object made once, checked
+// as strictly as jose's jwtVerify (which goes through WebCrypto: key import plus an async job per call, several
+// times the cost); issuing (rare) still uses jose.
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
+import { SignJWT } from 'jose';
 
 export type TokenType = 'access_token' | 'refresh_token';
 
@@ -33,13 +36,30 @@ export interface IssuerOptions {
 }
 
 const TOKEN_TYPES = new Set(['access_token', 'refresh_token']);
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A base64url JSON object (a JWS header or JWT claims set), or undefined. */
+function decodeJsonObject(part: string): Record<string, unknown> | undefined {
+  if (!BASE64URL.test(part)) return undefined;
+  try {
+    const v = JSON.parse(utf8.decode(Buffer.from(part, 'base64url'))) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? (v as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export class TokenIssuer {
   private readonly key: Uint8Array;
+  private readonly hmacKey: KeyObject;
 
   constructor(private readonly opts: IssuerOptions) {
     if (!opts.secret) throw new Error('jwt secret must not be empty');
     this.key = new TextEncoder().encode(opts.secret);
+    this.hmacKey = createSecretKey(this.key);
   }
 
   /** Signs a token of `ttlMs` lifetime (0 = no `exp`). */
@@ -74,19 +94,41 @@ export class TokenIssuer {
     };
   }
 
-  /** Verifies signature (HS256 only: `alg: none` and RS/ES keys are refused), issuer, expiry and `iat` skew. */
+  /**
+   * Verifies signature (HS256 only: `alg: none`, other algorithms and any `crit` header are refused), issuer,
+   * expiry, not-before and `iat` skew.
+   */
   async verify(token: string): Promise<TokenClaims> {
-    if (token.length > 8192 || token.split('.').length !== 3) throw new InvalidTokenError('malformed token');
+    if (token.length > 8192) throw new InvalidTokenError('malformed token');
+    const parts = token.split('.');
+    if (parts.length !== 3) throw new InvalidTokenError('malformed token');
+    const [h, p, sig] = parts;
+    const header = decodeJsonObject(h);
+    if (!header || header.crit !== undefined || typeof header.alg !== 'string' || header.alg === '') {
+      throw new InvalidTokenError('malformed token');
+    }
+    if (header.alg !== 'HS256') throw new InvalidTokenError('token signing algorithm not allowed');
+    // Comparing the canonical base64url text also refuses non-canonical encodings of the right signature.
+    const expected = Buffer.from(createHmac('sha256', this.hmacKey).update(`${h}.${p}`).digest('base64url'));
+    const given = Buffer.from(sig);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      throw new InvalidTokenError('invalid token signature');
+    }
+    const payload = decodeJsonObject(p);
+    if (!payload) throw new InvalidTokenError('malformed token');
     const skewSeconds = Math.ceil(this.opts.clockSkewMs() / 1000);
-    let payload: Record<string, unknown>;
-    try {
-      ({ payload } = await jwtVerify(token, this.key, {
-        algorithms: ['HS256'],
-        issuer: this.opts.issuer(),
-        clockTolerance: skewSeconds,
-      }));
-    } catch (err) {
-      throw new InvalidTokenError(describeJoseError(err));
+    const now = Math.floor(Date.now() / 1000);
+    if (payload.iss !== this.opts.issuer()) throw new InvalidTokenError('token claim "iss" is invalid');
+    for (const claim of ['iat', 'nbf', 'exp']) {
+      const v = payload[claim];
+      if (v !== undefined && typeof v !== 'number')
+        throw new InvalidTokenError(`token claim "${claim}" is invalid`);
+    }
+    if (typeof payload.nbf === 'number' && payload.nbf > now + skewSeconds) {
+      throw new InvalidTokenError('token claim "nbf" is invalid');
+    }
+    if (typeof payload.exp === 'number' && payload.exp <= now - skewSeconds) {
+      throw new InvalidTokenError('token expired');
     }
     const iat = payload.iat;
     if (typeof iat !== 'number') throw new InvalidTokenError('token has no issued-at time');
@@ -117,12 +159,4 @@ function validExtra(v: unknown): Record<string, string[]> | undefined {
     if (Array.isArray(list)) out[k] = list.filter((x): x is string => typeof x === 'string');
   }
   return out;
-}
-
-function describeJoseError(err: unknown): string {
-  if (err instanceof errors.JWTExpired) return 'token expired';
-  if (err instanceof errors.JWSSignatureVerificationFailed) return 'invalid token signature';
-  if (err instanceof errors.JOSEAlgNotAllowed) return 'token signing algorithm not allowed';
-  if (err instanceof errors.JWTClaimValidationFailed) return `token claim "${err.claim}" is invalid`;
-  return 'malformed token';
 }
