@@ -1,0 +1,67 @@
+// Who is bound to what, from binding informers (GlobalRoleBindings, ClusterRoleBindings, RoleBindings), as
+// KubeSphere's member APIs see it: only `User` subjects count, and a user's role in a scope is the role of their
+// first binding there (KubeSphere keeps one binding per user and scope).
+import type { Entry, Informer } from '../../cluster/index.ts';
+import { type Rec, rec } from './common.ts';
+
+const USER_INDEX = 'kapis:subjectUser';
+
+function userSubjects(o: Rec): string[] {
+  const subjects = Array.isArray(o.subjects) ? (o.subjects as unknown[]) : [];
+  return subjects
+    .map(rec)
+    .filter((s) => s.kind === 'User' && typeof s.name === 'string')
+    .map((s) => s.name as string);
+}
+
+export interface Binding {
+  entry: Entry;
+  roleKind: string;
+  roleName: string;
+}
+
+function bindingOf(entry: Entry): Binding | undefined {
+  const ref = rec(entry.object().roleRef);
+  if (typeof ref.name !== 'string' || typeof ref.kind !== 'string') return undefined;
+  return { entry, roleKind: ref.kind, roleName: ref.name };
+}
+
+const byName = (a: Binding, b: Binding) =>
+  a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0;
+
+/** The user's bindings in `namespace` ('' for cluster-scoped binding types), ordered by name. */
+export function bindingsOfUser(inf: Informer, user: string, namespace = ''): Binding[] {
+  inf.addIndex(USER_INDEX, (o) => userSubjects(o));
+  const out: Binding[] = [];
+  for (const key of inf.keysByIndex(USER_INDEX, user)) {
+    const e = inf.getByKey(key);
+    if (!e || e.namespace !== namespace) continue;
+    const b = bindingOf(e);
+    if (b) out.push(b);
+  }
+  return out.sort(byName);
+}
+
+/** The name of the user's role in a scope, or undefined when they have none. */
+export function roleOfUser(inf: Informer, user: string, namespace = ''): string | undefined {
+  return bindingsOfUser(inf, user, namespace)[0]?.roleName;
+}
+
+/**
+ * Every user bound in a scope, with their role (the first binding by name wins). `role` keeps only bindings of that
+ * role. `namespace` undefined means a cluster-scoped binding type.
+ */
+export function membersIn(inf: Informer, namespace: string | undefined, role?: string): Map<string, string> {
+  const bindings: Binding[] = [];
+  const entries =
+    namespace === undefined ? inf.entries() : [...inf.keysInNamespace(namespace)].map((k) => inf.getByKey(k));
+  for (const e of entries) {
+    const b = e && bindingOf(e);
+    if (b && (role === undefined || b.roleName === role)) bindings.push(b);
+  }
+  const members = new Map<string, string>();
+  for (const b of bindings.sort(byName)) {
+    for (const user of userSubjects(b.entry.object())) if (!members.has(user)) members.set(user, b.roleName);
+  }
+  return members;
+}

@@ -1,0 +1,332 @@
+// Users of iam.kubesphere.io/v1alpha2: CRUD, password change, login records and the role templates of a user's
+// global role. Reads come from the informer cache with the v1alpha3 query parameters; writes go to the orchestrator.
+// Passwords (bcrypt hashes included) never appear in any response.
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { badRequest, notFound } from '../../../k8s/status.ts';
+import type { Entry, KubeObject } from '../../cluster/index.ts';
+import { KubeError } from '../../crds/rest.ts';
+import { hashPassword, verifyPassword } from '../../iam/password.ts';
+import { parseListQuery } from '../query.ts';
+import { listBody, listPage } from '../resources/list.ts';
+import { registerKapisRoute } from '../route.ts';
+import { errors, KubeObject as KubeObjectSchema, ListQueryString, listResult } from '../schemas.ts';
+import { membersIn, roleOfUser } from './bindings.ts';
+import {
+  BASE,
+  checkName,
+  fromKube,
+  GLOBAL_ROLE_BINDINGS,
+  GLOBAL_ROLES,
+  GROUP,
+  type IamDeps,
+  json,
+  LOGIN_RECORDS,
+  nativePath,
+  type Rec,
+  rec,
+  restrictNames,
+  searchOf,
+  success,
+  TAG,
+  USER_REF_LABEL,
+  USERS,
+  VERSION,
+} from './common.ts';
+import { templatesOf } from './role-body.ts';
+import { MAX_PASSWORD_BYTES, MIN_PASSWORD, PasswordReset, SuccessSchema, UserSchema } from './schemas.ts';
+
+const UNINITIALIZED = 'iam.kubesphere.io/uninitialized';
+export const GLOBALROLE_ANNOTATION = 'iam.kubesphere.io/globalrole';
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const UserParam = Type.Object({ user: Type.String({ description: 'User name' }) });
+
+/** The user as served: no password, plus an annotation naming the user's role in some scope when given. */
+export function presentUser(obj: KubeObject, annotation?: string, role?: string): KubeObject {
+  const spec = rec(obj.spec);
+  delete spec.password;
+  delete spec.encryptedPassword;
+  if (annotation && role) {
+    if (!obj.metadata) obj.metadata = {};
+    obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [annotation]: role };
+  }
+  return obj;
+}
+
+function checkPassword(field: string, value: unknown): string {
+  if (typeof value !== 'string' || value.length < MIN_PASSWORD) {
+    throw badRequest(`${field} must be a string of at least ${MIN_PASSWORD} characters`);
+  }
+  if (Buffer.byteLength(value) > MAX_PASSWORD_BYTES) {
+    throw badRequest(`${field} must be at most ${MAX_PASSWORD_BYTES} bytes`);
+  }
+  return value;
+}
+
+/** Validates the writable parts of a User body and returns them (spec without password, labels, annotations). */
+function userFields(
+  body: unknown,
+  name?: string,
+): { name: string; spec: Rec; labels?: Rec; annotations?: Rec } {
+  const b = rec(body);
+  const meta = rec(b.metadata);
+  const n = checkName('metadata.name', meta.name ?? name);
+  if (name !== undefined && n !== name)
+    throw badRequest(`metadata.name "${n}" does not match the path "${name}"`);
+  const spec = { ...rec(b.spec) };
+  delete spec.password;
+  delete spec.encryptedPassword;
+  if (spec.email !== undefined && (typeof spec.email !== 'string' || !EMAIL.test(spec.email))) {
+    throw badRequest('spec.email must be an e-mail address');
+  }
+  for (const f of ['lang', 'description', 'displayName']) {
+    if (spec[f] !== undefined && typeof spec[f] !== 'string') throw badRequest(`spec.${f} must be a string`);
+  }
+  if (
+    spec.groups !== undefined &&
+    !(Array.isArray(spec.groups) && spec.groups.every((g) => typeof g === 'string'))
+  ) {
+    throw badRequest('spec.groups must be a list of strings');
+  }
+  return {
+    name: n,
+    spec,
+    labels: meta.labels === undefined ? undefined : rec(meta.labels),
+    annotations: meta.annotations === undefined ? undefined : rec(meta.annotations),
+  };
+}
+
+export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
+  const { rest, synced } = deps;
+  const userPath = (name?: string) => nativePath(USERS, '', name);
+  const fail = (name: string) => (e: unknown) => fromKube(e, GROUP, 'users', name);
+
+  const userEntry = async (name: string): Promise<Entry> => {
+    const e = (await synced(USERS)).get('', name);
+    if (!e) throw notFound(GROUP, 'users', name);
+    return e;
+  };
+  /** Presents users with KubeSphere's globalrole annotation. */
+  const presenter = async () => {
+    const bindings = await synced(GLOBAL_ROLE_BINDINGS);
+    return (o: KubeObject) =>
+      presentUser(o, GLOBALROLE_ANNOTATION, roleOfUser(bindings, o.metadata?.name ?? ''));
+  };
+
+  registerKapisRoute(app, {
+    method: 'GET',
+    path: `${BASE}/users`,
+    schema: {
+      tags: [TAG],
+      summary: 'List users',
+      description: 'globalrole=<name> lists only the users bound to that global role.',
+      operationId: 'ListUsers',
+      querystring: Type.Object(
+        {
+          ...ListQueryString.properties,
+          globalrole: Type.Optional(Type.String({ description: 'Only users bound to this global role' })),
+        },
+        { additionalProperties: Type.String() },
+      ),
+      response: { 200: listResult(UserSchema, 'Users'), ...errors(400, 503) },
+    },
+    handler: async (request, reply) => {
+      const q = parseListQuery(searchOf(request), USERS.sortFields);
+      const globalRole = q.filters.get('globalrole');
+      if (globalRole !== undefined) {
+        q.filters.delete('globalrole');
+        restrictNames(q, membersIn(await synced(GLOBAL_ROLE_BINDINGS), undefined, globalRole).keys());
+      }
+      const page = listPage(await synced(USERS), USERS, q);
+      const present = await presenter();
+      json(reply);
+      return listBody(page, present);
+    },
+  });
+  registerKapisRoute(app, {
+    method: 'GET',
+    path: `${BASE}/users/:user`,
+    schema: {
+      tags: [TAG],
+      summary: 'Get a user',
+      operationId: 'DescribeUser',
+      params: UserParam,
+      response: { 200: UserSchema, ...errors(404, 503) },
+    },
+    handler: async (request) => {
+      const { user } = request.params as { user: string };
+      const e = await userEntry(user);
+      return (await presenter())(e.object());
+    },
+  });
+  registerKapisRoute(app, {
+    method: 'POST',
+    path: `${BASE}/users`,
+    schema: {
+      tags: [TAG],
+      summary: 'Create a user',
+      description: 'The password is hashed (bcrypt) before the object is stored.',
+      operationId: 'CreateUser',
+      body: UserSchema,
+      response: { 200: UserSchema, ...errors(400, 409) },
+    },
+    handler: async (request) => {
+      const f = userFields(request.body);
+      const plain = rec(rec(request.body).spec).password;
+      const spec: Rec = { ...f.spec };
+      if (plain !== undefined) spec.password = await hashPassword(checkPassword('spec.password', plain));
+      const obj = {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'User',
+        metadata: { name: f.name, labels: f.labels, annotations: f.annotations },
+        spec,
+      };
+      const created = await rest.create(userPath(), obj).catch(fail(f.name));
+      return presentUser(created as KubeObject);
+    },
+  });
+  registerKapisRoute(app, {
+    method: 'PUT',
+    path: `${BASE}/users/:user`,
+    schema: {
+      tags: [TAG],
+      summary: 'Update a user',
+      description:
+        'Updates spec (except the password: use PUT .../password), labels, annotations and status.state (Active | Disabled).',
+      operationId: 'UpdateUser',
+      params: UserParam,
+      body: UserSchema,
+      response: { 200: UserSchema, ...errors(400, 404, 409) },
+    },
+    handler: async (request) => {
+      const { user } = request.params as { user: string };
+      const f = userFields(request.body, user);
+      const state = rec(rec(request.body).status).state;
+      if (state !== undefined && state !== 'Active' && state !== 'Disabled') {
+        throw badRequest('status.state may be set to Active or Disabled');
+      }
+      for (let attempt = 0; ; attempt++) {
+        const current = (await rest.get(userPath(user)).catch(fail(user))) as KubeObject;
+        const spec = { ...f.spec, password: rec(current.spec).password };
+        if (spec.password === undefined) delete spec.password;
+        const next: KubeObject = {
+          ...current,
+          metadata: {
+            ...current.metadata,
+            labels: f.labels === undefined ? current.metadata?.labels : (f.labels as Record<string, string>),
+            annotations:
+              f.annotations === undefined
+                ? current.metadata?.annotations
+                : (f.annotations as Record<string, string>),
+          },
+          spec,
+        };
+        if (state !== undefined && rec(current.status).state !== state) {
+          next.status = {
+            ...rec(current.status),
+            state,
+            lastTransitionTime: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+          };
+        }
+        try {
+          return presentUser((await rest.replace(userPath(user), next)) as KubeObject);
+        } catch (err) {
+          if (err instanceof KubeError && err.code === 409 && attempt < 3) continue;
+          fail(user)(err);
+        }
+      }
+    },
+  });
+  registerKapisRoute(app, {
+    method: 'DELETE',
+    path: `${BASE}/users/:user`,
+    schema: {
+      tags: [TAG],
+      summary: 'Delete a user',
+      operationId: 'DeleteUser',
+      params: UserParam,
+      response: { 200: SuccessSchema, ...errors(404) },
+    },
+    handler: async (request) => {
+      const { user } = request.params as { user: string };
+      await rest.delete(userPath(user)).catch(fail(user));
+      return success;
+    },
+  });
+  registerKapisRoute(app, {
+    method: 'PUT',
+    path: `${BASE}/users/:user/password`,
+    schema: {
+      tags: [TAG],
+      summary: 'Change a user password',
+      description:
+        'Changing your own password requires currentPassword (400 "incorrect old password" otherwise); changing another user\'s needs the right to update users. Clears the uninitialized annotation.',
+      operationId: 'ModifyPassword',
+      params: UserParam,
+      body: PasswordReset,
+      response: { 200: SuccessSchema, ...errors(400, 404) },
+    },
+    handler: async (request) => {
+      const { user } = request.params as { user: string };
+      const body = rec(request.body);
+      const password = checkPassword('password', body.password);
+      const current = (await rest.get(userPath(user)).catch(fail(user))) as KubeObject;
+      if (request.user?.name === user) {
+        const given = body.currentPassword;
+        const hashed = rec(current.spec).password;
+        const ok =
+          typeof given === 'string' &&
+          (await verifyPassword(given, typeof hashed === 'string' ? hashed : undefined));
+        if (!ok) throw badRequest('incorrect old password');
+      }
+      const patch: Rec = { spec: { password: await hashPassword(password) } };
+      if (current.metadata?.annotations && UNINITIALIZED in current.metadata.annotations) {
+        patch.metadata = { annotations: { [UNINITIALIZED]: null } };
+      }
+      await rest.mergePatch(userPath(user), patch).catch(fail(user));
+      return success;
+    },
+  });
+  registerKapisRoute(app, {
+    method: 'GET',
+    path: `${BASE}/users/:user/loginrecords`,
+    schema: {
+      tags: [TAG],
+      summary: "List a user's login records",
+      operationId: 'ListUserLoginRecords',
+      params: UserParam,
+      querystring: ListQueryString,
+      response: { 200: listResult(KubeObjectSchema, 'LoginRecords'), ...errors(400, 404, 503) },
+    },
+    handler: async (request, reply) => {
+      const { user } = request.params as { user: string };
+      await userEntry(user);
+      const q = parseListQuery(searchOf(request), LOGIN_RECORDS.sortFields);
+      q.filters.set('label', `${USER_REF_LABEL}=${user}`);
+      const page = listPage(await synced(LOGIN_RECORDS), LOGIN_RECORDS, q);
+      json(reply);
+      return listBody(page);
+    },
+  });
+  registerKapisRoute(app, {
+    method: 'GET',
+    path: `${BASE}/users/:user/globalroles`,
+    schema: {
+      tags: [TAG],
+      summary: "The role templates of the user's global role",
+      description:
+        'The GlobalRoles that the global role bound to the user aggregates (an empty list when the user has no global role or it aggregates nothing), as KubeSphere returns them.',
+      operationId: 'RetrieveMemberRoleTemplates',
+      params: UserParam,
+      response: { 200: Type.Array(KubeObjectSchema), ...errors(404, 503) },
+    },
+    handler: async (request, reply) => {
+      const { user } = request.params as { user: string };
+      await userEntry(user);
+      const role = roleOfUser(await synced(GLOBAL_ROLE_BINDINGS), user);
+      const templates = role ? templatesOf(await synced(GLOBAL_ROLES), '', role) : [];
+      json(reply);
+      return `[${templates.map((e) => e.json).join(',')}]`;
+    },
+  });
+}
