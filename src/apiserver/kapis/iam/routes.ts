@@ -1,5 +1,5 @@
-// iam.kubesphere.io/v1alpha2: users (users.ts), global, cluster and namespace roles (roles.ts), and read access to
-// global role bindings. Registered in their own fastify scope, which also
+// iam.kubesphere.io/v1alpha2: users (users.ts), global, cluster and namespace roles (roles.ts), cluster and namespace
+// members (members.ts), and read access to global role bindings. Registered in their own fastify scope, which also
 // parses the merge-patch content types the PATCH routes accept.
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
@@ -12,6 +12,7 @@ import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, ListQueryString, listResult } from '../schemas.ts';
 import {
   BASE,
+  CLUSTER_ROLE_BINDINGS,
   CLUSTER_ROLES,
   GLOBAL_ROLE_BINDINGS,
   GLOBAL_ROLES,
@@ -19,11 +20,13 @@ import {
   iamDeps,
   json,
   LOGIN_RECORDS,
+  ROLE_BINDINGS,
   ROLES,
   searchOf,
   TAG,
   USERS,
 } from './common.ts';
+import { registerMemberRoutes } from './members.ts';
 import { registerRoleRoutes } from './roles.ts';
 import { registerUserRoutes } from './users.ts';
 
@@ -32,7 +35,16 @@ const MERGE_PATCH_TYPES = ['application/merge-patch+json', 'application/strategi
 export function registerIamRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const deps = iamDeps(ctx);
   if (ctx.cache) {
-    for (const d of [USERS, GLOBAL_ROLES, GLOBAL_ROLE_BINDINGS, LOGIN_RECORDS, CLUSTER_ROLES, ROLES]) {
+    for (const d of [
+      USERS,
+      GLOBAL_ROLES,
+      GLOBAL_ROLE_BINDINGS,
+      LOGIN_RECORDS,
+      CLUSTER_ROLES,
+      CLUSTER_ROLE_BINDINGS,
+      ROLES,
+      ROLE_BINDINGS,
+    ]) {
       ctx.cache.informer(d.ref);
     }
   }
@@ -54,6 +66,27 @@ export function registerIamRoutes(app: FastifyInstance, ctx: ServerContext): voi
     });
     registerRoleRoutes(scope, deps, { def: CLUSTER_ROLES, kind: 'ClusterRole', param: 'clusterrole' });
     registerRoleRoutes(scope, deps, { def: ROLES, kind: 'Role', param: 'role' });
+    registerMemberRoutes(scope, deps, {
+      collection: '/clustermembers',
+      param: 'clustermember',
+      bindings: CLUSTER_ROLE_BINDINGS,
+      roles: CLUSTER_ROLES,
+      roleKind: 'ClusterRole',
+      roleFilter: 'clusterrole',
+      annotation: 'iam.kubesphere.io/clusterrole',
+      op: 'ClusterMember',
+    });
+    registerMemberRoutes(scope, deps, {
+      collection: '/namespaces/:namespace/members',
+      param: 'member',
+      bindings: ROLE_BINDINGS,
+      roles: ROLES,
+      roleKind: 'Role',
+      roleFilter: 'role',
+      annotation: 'iam.kubesphere.io/role',
+      op: 'NamespaceMember',
+    });
+
     // Global role bindings: read-only here (KubeSphere binds global roles through the user's globalrole annotation).
     registerKapisRoute(scope, {
       method: 'GET',

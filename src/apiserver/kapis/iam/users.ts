@@ -133,8 +133,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
     handler: async (request, reply) => {
       const q = parseListQuery(searchOf(request), USERS.sortFields);
       const globalRole = q.filters.get('globalrole');
-      if (globalRole !== undefined) {
-        q.filters.delete('globalrole');
+      q.filters.delete('globalrole');
+      if (globalRole) {
         restrictNames(q, membersIn(await synced(GLOBAL_ROLE_BINDINGS), undefined, globalRole).keys());
       }
       const page = listPage(await synced(USERS), USERS, q);
