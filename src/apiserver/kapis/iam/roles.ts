@@ -2,7 +2,7 @@
 // `/clusterroles` and `/namespaces/{namespace}/roles`, each with list (v1alpha3 query parameters plus `aggregateTo`),
 // get, create, update, merge patch and delete. Reads come from the informer cache; writes go to the orchestrator after
 // the aggregation annotation is resolved and the result passes the escalation check.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import { badRequest, forbidden, notFound } from '../../../k8s/status.ts';
 import type { KubeObject } from '../../cluster/index.ts';
@@ -70,7 +70,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
     const p = request.params as Record<string, string>;
     return {
       namespace: def.namespaced ? checkName('namespace', p.namespace) : '',
-      name: p[param] as string | undefined,
+      name: p[param] ?? '',
     };
   };
   const target = (namespace: string, name: string, verb: WriteTarget['verb']): WriteTarget => ({
@@ -111,17 +111,10 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       .get(nativePath(def, namespace, name))
       .catch((e: unknown) => fromKube(e, group, plural, name))) as KubeObject;
 
-  const write = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    t: WriteTarget,
-    obj: Rec,
-    send: () => Promise<unknown>,
-  ) => {
+  /** Stores `obj` with `send` once it passes the escalation check. */
+  const write = async (request: FastifyRequest, t: WriteTarget, obj: Rec, send: () => Promise<unknown>) => {
     await checkEscalation(deps.ctx, request, t, obj);
-    const stored = await send();
-    json(reply);
-    return stored;
+    return send();
   };
 
   registerKapisRoute(app, {
@@ -166,8 +159,8 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
     },
     handler: async (request, reply) => {
       const { namespace, name } = params(request);
-      const e = (await deps.synced(def)).get(namespace, name!);
-      if (!e) throw notFound(group, plural, name!);
+      const e = (await deps.synced(def)).get(namespace, name);
+      if (!e) throw notFound(group, plural, name);
       json(reply);
       return e.json;
     },
@@ -184,11 +177,11 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       body: Schema,
       response: { 200: Schema, ...errors(400, 404, 409, 503) },
     },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       const { namespace } = params(request);
       const meta = roleMeta(request.body);
       const obj = await build(namespace, { ...meta, resourceVersion: undefined }, rec(request.body).rules);
-      return write(request, reply, target(namespace, meta.name, 'create'), obj, () =>
+      return write(request, target(namespace, meta.name, 'create'), obj, () =>
         deps.rest
           .create(nativePath(def, namespace), obj)
           .catch((e: unknown) => fromKube(e, group, plural, meta.name)),
@@ -208,7 +201,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       body: Schema,
       response: { 200: Schema, ...errors(400, 404, 409, 503) },
     },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       const { namespace, name } = params(request);
       const meta = roleMeta(request.body, name);
       refuseBuiltin(meta.name);
@@ -221,7 +214,7 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
         resourceVersion: meta.resourceVersion ?? current.metadata?.resourceVersion,
       };
       const obj = await build(namespace, effective, rec(request.body).rules, current);
-      return write(request, reply, target(namespace, meta.name, 'update'), obj, () =>
+      return write(request, target(namespace, meta.name, 'update'), obj, () =>
         deps.rest
           .replace(nativePath(def, namespace, meta.name), obj)
           .catch((e: unknown) => fromKube(e, group, plural, meta.name)),
@@ -237,34 +230,39 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       description:
         'JSON merge patch (application/merge-patch+json or application/json). A role with the aggregation annotation keeps its rules unless the patch sets the annotation, which re-resolves them (as KubeSphere).',
       operationId: `Patch${kind}`,
+      consumes: [
+        'application/merge-patch+json',
+        'application/json',
+        'application/strategic-merge-patch+json',
+      ],
       params: OneParams,
       body: Schema,
       response: { 200: Schema, ...errors(400, 404, 409, 503) },
     },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       const { namespace, name } = params(request);
       const patch = request.body;
       if (!isObject(patch)) throw badRequest('the body must be a JSON merge patch object');
-      refuseBuiltin(name!);
+      refuseBuiltin(name);
       const annotationsPatched = AGGREGATION_ANNOTATION in rec(rec(patch.metadata).annotations);
       const pinned = typeof rec(patch.metadata).resourceVersion === 'string';
       for (let attempt = 0; ; attempt++) {
-        const current = await get(namespace, name!);
+        const current = await get(namespace, name);
         const merged = rec(mergePatch(current, patch));
         const meta = roleMeta(merged, name);
         const keepRules = !annotationsPatched && aggregationOf(meta.annotations) !== undefined;
         validateRules(merged.rules);
         const obj = keepRules
-          ? { ...merged, metadata: { ...rec(merged.metadata), name }, rules: current.rules ?? [] }
+          ? ({ ...merged, rules: current.rules ?? [] } as Rec)
           : await build(namespace, meta, merged.rules, merged);
         if (def.namespaced) rec(obj.metadata).namespace = namespace;
         try {
-          return await write(request, reply, target(namespace, name!, 'patch'), obj, () =>
-            deps.rest.replace(nativePath(def, namespace, name!), obj),
+          return await write(request, target(namespace, name, 'patch'), obj, () =>
+            deps.rest.replace(nativePath(def, namespace, name), obj),
           );
         } catch (err) {
           if (err instanceof KubeError && err.code === 409 && !pinned && attempt < CONFLICT_RETRIES) continue;
-          fromKube(err, group, plural, name!);
+          fromKube(err, group, plural, name);
         }
       }
     },
@@ -281,10 +279,10 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
     },
     handler: async (request) => {
       const { namespace, name } = params(request);
-      refuseBuiltin(name!);
+      refuseBuiltin(name);
       await deps.rest
-        .delete(nativePath(def, namespace, name!))
-        .catch((e: unknown) => fromKube(e, group, plural, name!));
+        .delete(nativePath(def, namespace, name))
+        .catch((e: unknown) => fromKube(e, group, plural, name));
       return success;
     },
   });
