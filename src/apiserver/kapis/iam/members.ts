@@ -1,36 +1,28 @@
 // Members of iam.kubesphere.io/v1alpha2, as KubeSphere v3 has them: `/clustermembers` (users bound through
 // ClusterRoleBindings to ClusterRoles) and `/namespaces/{namespace}/members` (users bound through RoleBindings to
-// Roles of the namespace). A member has one role per scope: adding or updating a member binds them with a
-// `<user>-<role>` binding and takes them out of their other bindings in that scope. Unlike KubeSphere, a binding
-// that also names other subjects loses only this user instead of being deleted.
+// Roles of the namespace). A member has one role per scope (binding-writes.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import { badRequest, notFound } from '../../../k8s/status.ts';
-import type { KubeObject } from '../../cluster/index.ts';
-import { KubeError } from '../../crds/rest.ts';
 import { parseListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, listResult } from '../schemas.ts';
+import { bindingWriter } from './binding-writes.ts';
 import { bindingsOfUser, membersIn } from './bindings.ts';
 import {
   BASE,
   checkName,
-  fromKube,
   GROUP,
   type IamDeps,
   isObject,
   json,
-  nativePath,
   RBAC_GROUP,
-  type Rec,
-  rec,
   restrictNames,
   searchOf,
   success,
   TAG,
-  USER_REF_LABEL,
   USERS,
 } from './common.ts';
 import { checkEscalation } from './escalation.ts';
@@ -58,8 +50,6 @@ interface Wanted {
   roleRef: string;
 }
 
-const RETRIES = 3;
-
 function parseMember(v: unknown, where: string): Wanted {
   if (!isObject(v)) throw badRequest(`${where} must be an object {username, roleRef}`);
   return {
@@ -69,7 +59,7 @@ function parseMember(v: unknown, where: string): Wanted {
 }
 
 export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope: MemberScope): void {
-  const { rest, synced, ctx } = deps;
+  const { synced, ctx } = deps;
   const { bindings, roles, roleKind, param } = scope;
   const namespaced = bindings.namespaced;
   const collection = `${BASE}${scope.collection}`;
@@ -91,6 +81,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       member: p[param] as string | undefined,
     };
   };
+  const writer = bindingWriter(deps, {
+    def: bindings,
+    kind: namespaced ? 'RoleBinding' : 'ClusterRoleBinding',
+    roleKind,
+  });
   const membersOf = async (namespace: string, role?: string) =>
     membersIn(await synced(bindings), namespaced ? namespace : undefined, role);
 
@@ -111,77 +106,9 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
           name: `${m.username}-${m.roleRef}`,
           verb: 'create',
         },
-        bindingObject(namespace, m),
+        writer.object(namespace, m.username, m.roleRef),
       );
     }
-  };
-
-  const bindingObject = (namespace: string, m: Wanted): Rec => ({
-    apiVersion: `${RBAC_GROUP}/v1`,
-    kind: namespaced ? 'RoleBinding' : 'ClusterRoleBinding',
-    metadata: {
-      name: `${m.username}-${m.roleRef}`,
-      ...(namespaced ? { namespace } : {}),
-      labels: { [USER_REF_LABEL]: m.username },
-    },
-    subjects: [{ kind: 'User', apiGroup: RBAC_GROUP, name: m.username }],
-    roleRef: { apiGroup: RBAC_GROUP, kind: roleKind, name: m.roleRef },
-  });
-
-  /** The user's bindings in the scope, read from the orchestrator (not the cache) so writes see each other. */
-  const currentBindings = async (namespace: string, user: string): Promise<KubeObject[]> => {
-    const list = await rest
-      .list(nativePath(bindings, namespace))
-      .catch((e: unknown) => fromKube(e, RBAC_GROUP, bindings.name, ''));
-    return (list.items as KubeObject[]).filter((b) =>
-      (Array.isArray(b.subjects) ? (b.subjects as unknown[]) : [])
-        .map(rec)
-        .some((s) => s.kind === 'User' && s.name === user),
-    );
-  };
-
-  /** Takes the user out of a binding: deletes it when they were its only subject. */
-  const removeFrom = async (namespace: string, binding: KubeObject, user: string) => {
-    const name = binding.metadata?.name ?? '';
-    const path = nativePath(bindings, namespace, name);
-    for (let attempt = 0, b = binding; ; attempt++) {
-      const subjects = (Array.isArray(b.subjects) ? (b.subjects as unknown[]) : []).filter((s) => {
-        const r = rec(s);
-        return !(r.kind === 'User' && r.name === user);
-      });
-      try {
-        if (subjects.length === 0) await rest.delete(path);
-        else await rest.replace(path, { ...b, subjects });
-        return;
-      } catch (err) {
-        if (err instanceof KubeError && err.code === 404) return;
-        if (err instanceof KubeError && err.code === 409 && attempt < RETRIES) {
-          b = (await rest
-            .get(path)
-            .catch((e: unknown) => fromKube(e, RBAC_GROUP, bindings.name, name))) as KubeObject;
-          continue;
-        }
-        fromKube(err, RBAC_GROUP, bindings.name, name);
-      }
-    }
-  };
-
-  /** Makes `role` the user's one role in the scope. */
-  const setRole = async (namespace: string, m: Wanted) => {
-    let bound = false;
-    for (const b of await currentBindings(namespace, m.username)) {
-      const ref = rec(b.roleRef);
-      if (!bound && ref.kind === roleKind && ref.name === m.roleRef) {
-        bound = true;
-        continue;
-      }
-      await removeFrom(namespace, b, m.username);
-    }
-    if (bound) return;
-    const obj = bindingObject(namespace, m);
-    await rest
-      .create(nativePath(bindings, namespace), obj)
-      .catch((e: unknown) => fromKube(e, RBAC_GROUP, bindings.name, rec(obj.metadata).name as string));
   };
 
   registerKapisRoute(app, {
@@ -274,7 +201,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       const names = new Set(wanted.map((m) => m.username));
       if (names.size !== wanted.length) throw badRequest('each user may appear only once');
       await check(request, namespace, wanted);
-      for (const m of wanted) await setRole(namespace, m);
+      for (const m of wanted) await writer.setRole(namespace, m.username, m.roleRef);
       return wanted;
     },
   });
@@ -298,7 +225,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
         );
       }
       await check(request, namespace, [m]);
-      await setRole(namespace, m);
+      await writer.setRole(namespace, m.username, m.roleRef);
       return m;
     },
   });
@@ -316,7 +243,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
     handler: async (request) => {
       const { namespace, member } = params(request);
       const user = checkName('member', member);
-      for (const b of await currentBindings(namespace, user)) await removeFrom(namespace, b, user);
+      await writer.removeUser(namespace, user);
       return success;
     },
   });
