@@ -485,3 +485,59 @@ test('namespace roles: CRUD in a namespace; namespace admins cannot escalate; ot
   assert.equal((await s.call('DELETE', `${NS}/viewer`, undefined, tok.nina)).status, 200);
   assert.equal((await s.call('GET', `${NS}/nope`, undefined, tok.nina)).status, 404);
 });
+
+test("a user's global role through the iam.kubesphere.io/globalrole annotation, never beyond the caller's", async () => {
+  const GR = 'iam.kubesphere.io/globalrole';
+  const grbs = async (user: string) =>
+    (await s.kube('GET', `${IAM}/globalrolebindings`)).body.items
+      .filter((b: Json) => b.subjects?.some((x: Json) => x.name === user))
+      .map((b: Json) => b.metadata.name)
+      .sort();
+  const user = (name: string, role: string, email = `${name}@example.com`) => ({
+    metadata: { name, annotations: { [GR]: role, 'kubesphere.io/alias-name': name } },
+    spec: { email, password: `${name}-Passw0rd` },
+  });
+
+  const gina = await s.call('POST', `${I}/users`, user('gina', 'users-manager'));
+  assert.equal(gina.status, 200, JSON.stringify(gina.body));
+  assert.equal(gina.body.metadata.annotations[GR], 'users-manager');
+  assert.deepEqual(await grbs('gina'), ['gina-users-manager']);
+  const stored = (await s.kube('GET', `${IAM}/users/gina`)).body;
+  assert.equal(stored.metadata.annotations[GR], undefined, 'the role lives in the binding, not on the user');
+  assert.equal(stored.metadata.annotations['kubesphere.io/alias-name'], 'gina');
+
+  // uma (users-manager) may not hand out platform-admin, on create or on update; nothing is written.
+  const hank = await s.call('POST', `${I}/users`, user('hank', 'platform-admin'), tok.uma);
+  assert.equal(hank.status, 403, JSON.stringify(hank.body));
+  assert.equal((await s.kube('GET', `${IAM}/users/hank`)).status, 404);
+  await eventually('uma', `${I}/users/gina`);
+  const promote = await s.call('PUT', `${I}/users/gina`, user('gina', 'platform-admin'), tok.uma);
+  assert.equal(promote.status, 403, JSON.stringify(promote.body));
+  // An edit that sends the unchanged role back (as the console does) is no rebinding.
+  await until(
+    async () => (await s.call('GET', `${I}/users/gina`)).body.metadata?.annotations?.[GR] === 'users-manager',
+    'gina is a users-manager in the cache',
+  );
+  const edit = await s.call(
+    'PUT',
+    `${I}/users/gina`,
+    user('gina', 'users-manager', 'gina@example.org'),
+    tok.uma,
+  );
+  assert.equal(edit.status, 200, JSON.stringify(edit.body));
+  assert.equal(edit.body.spec.email, 'gina@example.org');
+  assert.deepEqual(await grbs('gina'), ['gina-users-manager']);
+
+  const demote = await s.call('PUT', `${I}/users/gina`, user('gina', 'platform-regular'));
+  assert.equal(demote.status, 200, JSON.stringify(demote.body));
+  assert.equal(demote.body.metadata.annotations[GR], 'platform-regular');
+  assert.deepEqual(await grbs('gina'), ['gina-platform-regular']);
+
+  assert.equal((await s.call('POST', `${I}/users`, user('ivan', 'no-such-role'))).status, 404);
+  assert.equal((await s.call('POST', `${I}/users`, user('ivan', 'Bad_Role'))).status, 400);
+  assert.equal((await s.kube('GET', `${IAM}/users/ivan`)).status, 404);
+  assert.equal(
+    (await s.call('POST', `${I}/users`, { metadata: { name: 'ivan', labels: { a: 1 } }, spec: {} })).status,
+    400,
+  );
+});

@@ -1,7 +1,7 @@
 // Users of iam.kubesphere.io/v1alpha2: CRUD, password change, login records and the role templates of a user's
 // global role. Reads come from the informer cache with the v1alpha3 query parameters; writes go to the orchestrator.
 // Passwords (bcrypt hashes included) never appear in any response.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { badRequest, notFound } from '../../../k8s/status.ts';
 import type { Entry, KubeObject } from '../../cluster/index.ts';
@@ -11,6 +11,7 @@ import { parseListQuery } from '../query.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, ListQueryString, listResult } from '../schemas.ts';
+import { bindingWriter } from './binding-writes.ts';
 import { membersIn, roleOfUser } from './bindings.ts';
 import {
   BASE,
@@ -27,12 +28,14 @@ import {
   rec,
   restrictNames,
   searchOf,
+  stringMap,
   success,
   TAG,
   USER_REF_LABEL,
   USERS,
   VERSION,
 } from './common.ts';
+import { checkEscalation } from './escalation.ts';
 import { templatesOf } from './role-body.ts';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD, PasswordReset, SuccessSchema, UserSchema } from './schemas.ts';
 
@@ -67,7 +70,13 @@ function checkPassword(field: string, value: unknown): string {
 function userFields(
   body: unknown,
   name?: string,
-): { name: string; spec: Rec; labels?: Rec; annotations?: Rec } {
+): {
+  name: string;
+  spec: Rec;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  globalRole?: string;
+} {
   const b = rec(body);
   const meta = rec(b.metadata);
   const n = checkName('metadata.name', meta.name ?? name);
@@ -88,12 +97,15 @@ function userFields(
   ) {
     throw badRequest('spec.groups must be a list of strings');
   }
-  return {
-    name: n,
-    spec,
-    labels: meta.labels === undefined ? undefined : rec(meta.labels),
-    annotations: meta.annotations === undefined ? undefined : rec(meta.annotations),
-  };
+  // The global role travels as an annotation (as in KubeSphere); it is stored as a binding, never on the user.
+  let annotations = stringMap('metadata.annotations', meta.annotations);
+  let globalRole: string | undefined;
+  if (annotations && GLOBALROLE_ANNOTATION in annotations) {
+    const { [GLOBALROLE_ANNOTATION]: role, ...rest } = annotations;
+    annotations = rest;
+    if (role !== '') globalRole = checkName(`annotation ${GLOBALROLE_ANNOTATION}`, role);
+  }
+  return { name: n, spec, labels: stringMap('metadata.labels', meta.labels), annotations, globalRole };
 }
 
 export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
@@ -105,6 +117,27 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
     const e = (await synced(USERS)).get('', name);
     if (!e) throw notFound(GROUP, 'users', name);
     return e;
+  };
+  const globalRoles = bindingWriter(deps, {
+    def: GLOBAL_ROLE_BINDINGS,
+    kind: 'GlobalRoleBinding',
+    roleKind: 'GlobalRole',
+  });
+  /** 404 for an unknown global role, 403 when binding it would grant the caller's target more than they hold. */
+  const checkGlobalRole = async (request: FastifyRequest, user: string, role: string) => {
+    if (!(await synced(GLOBAL_ROLES)).get('', role)) throw notFound(GROUP, GLOBAL_ROLES.name, role);
+    await checkEscalation(
+      deps.ctx,
+      request,
+      {
+        group: GROUP,
+        resource: GLOBAL_ROLE_BINDINGS.name,
+        namespace: '',
+        name: `${user}-${role}`,
+        verb: 'create',
+      },
+      globalRoles.object('', user, role),
+    );
   };
   /** Presents users with KubeSphere's globalrole annotation. */
   const presenter = async () => {
@@ -165,13 +198,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
     schema: {
       tags: [TAG],
       summary: 'Create a user',
-      description: 'The password is hashed (bcrypt) before the object is stored.',
+      description: `The password is hashed (bcrypt) before the object is stored. The annotation ${GLOBALROLE_ANNOTATION} binds the user to that global role (never beyond what the caller holds).`,
       operationId: 'CreateUser',
       body: UserSchema,
-      response: { 200: UserSchema, ...errors(400, 409) },
+      response: { 200: UserSchema, ...errors(400, 404, 409) },
     },
     handler: async (request) => {
       const f = userFields(request.body);
+      if (f.globalRole) await checkGlobalRole(request, f.name, f.globalRole);
       const plain = rec(rec(request.body).spec).password;
       const spec: Rec = { ...f.spec };
       if (plain !== undefined) spec.password = await hashPassword(checkPassword('spec.password', plain));
@@ -182,7 +216,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
         spec,
       };
       const created = await rest.create(userPath(), obj).catch(fail(f.name));
-      return presentUser(created as KubeObject);
+      if (f.globalRole) await globalRoles.setRole('', f.name, f.globalRole);
+      return presentUser(created as KubeObject, GLOBALROLE_ANNOTATION, f.globalRole);
     },
   });
   registerKapisRoute(app, {
@@ -191,8 +226,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
     schema: {
       tags: [TAG],
       summary: 'Update a user',
-      description:
-        'Updates spec (except the password: use PUT .../password), labels, annotations and status.state (Active | Disabled).',
+      description: `Updates spec (except the password: use PUT .../password), labels, annotations and status.state (Active | Disabled). A changed ${GLOBALROLE_ANNOTATION} annotation rebinds the user to that global role (never beyond what the caller holds).`,
       operationId: 'UpdateUser',
       params: UserParam,
       body: UserSchema,
@@ -205,7 +239,12 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
       if (state !== undefined && state !== 'Active' && state !== 'Disabled') {
         throw badRequest('status.state may be set to Active or Disabled');
       }
-      for (let attempt = 0; ; attempt++) {
+      // KubeSphere's console sends the annotation back unchanged with every edit: only a change rebinds.
+      const rebind =
+        f.globalRole !== undefined && f.globalRole !== roleOfUser(await synced(GLOBAL_ROLE_BINDINGS), user);
+      if (rebind) await checkGlobalRole(request, user, f.globalRole!);
+      let updated: KubeObject | undefined;
+      for (let attempt = 0; !updated; attempt++) {
         const current = (await rest.get(userPath(user)).catch(fail(user))) as KubeObject;
         const spec = { ...f.spec, password: rec(current.spec).password };
         if (spec.password === undefined) delete spec.password;
@@ -213,11 +252,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
           ...current,
           metadata: {
             ...current.metadata,
-            labels: f.labels === undefined ? current.metadata?.labels : (f.labels as Record<string, string>),
-            annotations:
-              f.annotations === undefined
-                ? current.metadata?.annotations
-                : (f.annotations as Record<string, string>),
+            labels: f.labels ?? current.metadata?.labels,
+            annotations: f.annotations ?? current.metadata?.annotations,
           },
           spec,
         };
@@ -229,12 +265,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
           };
         }
         try {
-          return presentUser((await rest.replace(userPath(user), next)) as KubeObject);
+          updated = (await rest.replace(userPath(user), next)) as KubeObject;
         } catch (err) {
-          if (err instanceof KubeError && err.code === 409 && attempt < 3) continue;
-          fail(user)(err);
+          if (!(err instanceof KubeError && err.code === 409 && attempt < 3)) fail(user)(err);
         }
       }
+      if (!rebind) return (await presenter())(updated);
+      await globalRoles.setRole('', user, f.globalRole!);
+      return presentUser(updated, GLOBALROLE_ANNOTATION, f.globalRole);
     },
   });
   registerKapisRoute(app, {
