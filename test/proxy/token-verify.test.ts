@@ -80,3 +80,30 @@ test('claims: issuer, expiry, not-before and numeric dates are checked after the
     'invalid token signature',
   );
 });
+
+test('a remembered token is still checked against the clock, the skew and the issuer on every use', async () => {
+  let skewMs = 10_000;
+  let iss = 'kubesphere';
+  const live = new TokenIssuer({ secret: SECRET, issuer: () => iss, clockSkewMs: () => skewMs });
+  const token = await sign({ ...base, exp: now - 5 });
+  assert.equal((await live.verify(token)).username, 'alice');
+  assert.equal((await live.verify(token)).username, 'alice', 'second use, from memory');
+  skewMs = 0;
+  await assert.rejects(live.verify(token), (e: InvalidTokenError) => e.reason === 'token expired');
+  skewMs = 10_000;
+  iss = 'another-issuer';
+  await assert.rejects(
+    live.verify(token),
+    (e: InvalidTokenError) => e.reason === 'token claim "iss" is invalid',
+  );
+  iss = 'kubesphere';
+  const claims = await live.verify(await sign({ ...base, extra: { k: ['v'] } }));
+  assert.throws(() => {
+    (claims.extra as Record<string, string[]>).k.push('injected');
+  }, TypeError);
+  await assert.rejects(
+    live.verify(`${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`),
+    (e: InvalidTokenError) => e.reason === 'invalid token signature',
+    'a tampered copy of a remembered token is verified afresh',
+  );
+});

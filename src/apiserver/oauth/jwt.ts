@@ -52,9 +52,21 @@ function decodeJsonObject(part: string): Record<string, unknown> | undefined {
   }
 }
 
+/** A token whose signature and claim shapes were verified (with this issuer's key). */
+interface VerifiedToken {
+  /** The raw `iss` claim, compared with the configured issuer on every use. */
+  iss: unknown;
+  notBefore?: number;
+  claims: Readonly<TokenClaims>;
+}
+
+/** Verified tokens remembered per issuer; the oldest is forgotten first. */
+const VERIFIED_CACHE_SIZE = 4096;
+
 export class TokenIssuer {
   private readonly key: Uint8Array;
   private readonly hmacKey: KeyObject;
+  private readonly verified = new Map<string, VerifiedToken>();
 
   constructor(private readonly opts: IssuerOptions) {
     if (!opts.secret) throw new Error('jwt secret must not be empty');
@@ -96,9 +108,25 @@ export class TokenIssuer {
 
   /**
    * Verifies signature (HS256 only: `alg: none`, other algorithms and any `crit` header are refused), issuer,
-   * expiry, not-before and `iat` skew.
+   * expiry, not-before and `iat` skew. A token whose signature and shape were verified once is remembered (by its
+   * exact text, bounded), so later calls only repeat the checks that depend on the clock or the configuration.
    */
   async verify(token: string): Promise<TokenClaims> {
+    let v = this.verified.get(token);
+    if (!v) {
+      v = this.verifySignatureAndShape(token);
+      this.checkTimeAndIssuer(v);
+      if (this.verified.size >= VERIFIED_CACHE_SIZE) {
+        this.verified.delete(this.verified.keys().next().value as string);
+      }
+      this.verified.set(token, v);
+      return v.claims;
+    }
+    this.checkTimeAndIssuer(v);
+    return v.claims;
+  }
+
+  private verifySignatureAndShape(token: string): VerifiedToken {
     if (token.length > 8192) throw new InvalidTokenError('malformed token');
     const parts = token.split('.');
     if (parts.length !== 3) throw new InvalidTokenError('malformed token');
@@ -116,23 +144,14 @@ export class TokenIssuer {
     }
     const payload = decodeJsonObject(p);
     if (!payload) throw new InvalidTokenError('malformed token');
-    const skewSeconds = Math.ceil(this.opts.clockSkewMs() / 1000);
-    const now = Math.floor(Date.now() / 1000);
-    if (payload.iss !== this.opts.issuer()) throw new InvalidTokenError('token claim "iss" is invalid');
     for (const claim of ['iat', 'nbf', 'exp']) {
       const v = payload[claim];
-      if (v !== undefined && typeof v !== 'number')
+      if (v !== undefined && typeof v !== 'number') {
         throw new InvalidTokenError(`token claim "${claim}" is invalid`);
-    }
-    if (typeof payload.nbf === 'number' && payload.nbf > now + skewSeconds) {
-      throw new InvalidTokenError('token claim "nbf" is invalid');
-    }
-    if (typeof payload.exp === 'number' && payload.exp <= now - skewSeconds) {
-      throw new InvalidTokenError('token expired');
+      }
     }
     const iat = payload.iat;
     if (typeof iat !== 'number') throw new InvalidTokenError('token has no issued-at time');
-    if (iat > Date.now() / 1000 + skewSeconds) throw new InvalidTokenError('token issued in the future');
     const username = payload.username;
     const tokenType = payload.token_type;
     if (typeof username !== 'string' || username === '' || payload.sub !== username) {
@@ -142,13 +161,32 @@ export class TokenIssuer {
       throw new InvalidTokenError('token has an unknown token_type');
     }
     return {
-      username,
-      tokenType: tokenType as TokenType,
-      issuer: String(payload.iss),
-      issuedAt: iat,
-      expiresAt: typeof payload.exp === 'number' ? payload.exp : undefined,
-      extra: validExtra(payload.extra),
+      iss: payload.iss,
+      notBefore: payload.nbf as number | undefined,
+      claims: Object.freeze({
+        username,
+        tokenType: tokenType as TokenType,
+        issuer: String(payload.iss),
+        issuedAt: iat,
+        expiresAt: payload.exp as number | undefined,
+        extra: validExtra(payload.extra),
+      }),
     };
+  }
+
+  /** The checks that depend on the clock, the configured skew or the configured issuer: run on every call. */
+  private checkTimeAndIssuer(v: VerifiedToken): void {
+    if (v.iss !== this.opts.issuer()) throw new InvalidTokenError('token claim "iss" is invalid');
+    const skewSeconds = Math.ceil(this.opts.clockSkewMs() / 1000);
+    const nowMs = Date.now();
+    const now = Math.floor(nowMs / 1000);
+    if (v.notBefore !== undefined && v.notBefore > now + skewSeconds) {
+      throw new InvalidTokenError('token claim "nbf" is invalid');
+    }
+    const exp = v.claims.expiresAt;
+    if (exp !== undefined && exp <= now - skewSeconds) throw new InvalidTokenError('token expired');
+    if (v.claims.issuedAt > nowMs / 1000 + skewSeconds)
+      throw new InvalidTokenError('token issued in the future');
   }
 }
 
@@ -156,7 +194,9 @@ function validExtra(v: unknown): Record<string, string[]> | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
   const out: Record<string, string[]> = {};
   for (const [k, list] of Object.entries(v)) {
-    if (Array.isArray(list)) out[k] = list.filter((x): x is string => typeof x === 'string');
+    if (Array.isArray(list))
+      out[k] = Object.freeze(list.filter((x): x is string => typeof x === 'string')) as string[];
   }
-  return out;
+  // Shared by every request that presents the same token.
+  return Object.freeze(out);
 }
