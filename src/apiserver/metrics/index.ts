@@ -169,24 +169,41 @@ export function createApiMetrics(): ApiMetrics {
     component: new LabelCap(),
   };
 
+  // Label sets per kind of request, built once: per request only a key and two map lookups remain.
+  const kinds = new Map<string, RequestKindLabels>();
+
   return {
     registry,
     observeRequest(info, code, seconds) {
-      const labels = {
-        verb: info ? (info.isResourceRequest ? info.verb : info.verb.toUpperCase()) : 'UNKNOWN',
-        group: caps.group.value(info?.apiGroup ?? ''),
-        version: caps.version.value(info?.apiVersion ?? ''),
-        resource: caps.resource.value(info?.resource ?? ''),
-        subresource: caps.sub.value(info?.subresource ?? ''),
-        scope: info?.isResourceRequest ? scopeOf(info) : '',
-        // Non-API paths are named by their first segment (oauth, healthz, version, ...), so /oauth/* is visible.
-        component: caps.component.value(info ? info.apiPrefix || firstSegment(info.path) : ''),
-      };
-      requests.inc({ ...labels, code: String(code) });
-      const longRunning =
-        info !== undefined &&
-        (LONG_RUNNING_VERBS.has(info.verb) || LONG_RUNNING_SUBRESOURCES.has(info.subresource));
-      if (!longRunning) latency.observe(labels, seconds);
+      const kind = requestKind(info);
+      let k = kinds.get(kind.key);
+      if (!k) {
+        k = {
+          labels: {
+            verb: info ? (info.isResourceRequest ? info.verb : info.verb.toUpperCase()) : 'UNKNOWN',
+            group: caps.group.value(info?.apiGroup ?? ''),
+            version: caps.version.value(info?.apiVersion ?? ''),
+            resource: caps.resource.value(info?.resource ?? ''),
+            subresource: caps.sub.value(info?.subresource ?? ''),
+            scope: kind.scope,
+            // Non-API paths are named by their first segment (oauth, healthz, version, ...), so /oauth/* is visible.
+            component: caps.component.value(kind.component),
+          },
+          withCode: new Map(),
+          longRunning:
+            info !== undefined &&
+            (LONG_RUNNING_VERBS.has(info.verb) || LONG_RUNNING_SUBRESOURCES.has(info.subresource)),
+        };
+        // Client-chosen paths must not grow this without bound: past the cap, kinds are built per request.
+        if (kinds.size < MAX_REQUEST_KINDS) kinds.set(kind.key, k);
+      }
+      let withCode = k.withCode.get(code);
+      if (!withCode) {
+        withCode = { ...k.labels, code: String(code) };
+        k.withCode.set(code, withCode);
+      }
+      requests.inc(withCode);
+      if (!k.longRunning) latency.observe(k.labels, seconds);
     },
     tokenIssued(grantType, result, error) {
       tokens.inc({
@@ -206,6 +223,24 @@ export function createApiMetrics(): ApiMetrics {
     },
     render: () => registry.metrics(),
   };
+}
+
+interface RequestKindLabels {
+  labels: Record<string, string>;
+  withCode: Map<number, Record<string, string>>;
+  longRunning: boolean;
+}
+
+/** Distinct request kinds whose label sets are kept (each is a handful of short strings). */
+const MAX_REQUEST_KINDS = 2000;
+
+/** What the labels of a request depend on, as one string (NUL cannot occur in a request path). */
+function requestKind(info: RequestInfo | undefined): { key: string; scope: string; component: string } {
+  if (!info) return { key: '', scope: '', component: '' };
+  const scope = info.isResourceRequest ? scopeOf(info) : '';
+  const component = info.apiPrefix || firstSegment(info.path);
+  const key = `${info.isResourceRequest ? 'r' : 'n'}\0${info.verb}\0${info.apiGroup}\0${info.apiVersion}\0${info.resource}\0${info.subresource}\0${scope}\0${component}`;
+  return { key, scope, component };
 }
 
 /** Kubernetes' scope label: resource (one named object), namespace, or cluster. */
