@@ -1,18 +1,18 @@
 // Forwarding of /api, /apis (and the OpenAPI documents kubectl fetches) to the orchestrator with @fastify/reply-from
-// over undici: the cluster connection's dispatcher (TLS with the kubeconfig's CA, connection reuse), request and
+// over undici: a connection pool of its own with the cluster's TLS settings (kubeconfig CA, keep-alive), request and
 // response bodies streamed both ways (a catch-all content-type parser hands fastify's raw stream through unparsed),
 // no body timeout (watches and `logs -f` stream as long as both ends want), no retries, and a client that goes
 // away destroys the upstream response, which aborts the upstream request.
 
-import replyFrom from '@fastify/reply-from';
+import replyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Dispatcher } from 'undici';
+import { Agent } from 'undici';
 import { StatusError, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
 import { registerKubeconfigRoute } from './kubeconfig.ts';
-import { guardRbacWrite } from './rbac-guard.ts';
-import { answerLocally } from './reviews.ts';
+import { guardRbacWrite, mayNeedRbacGuard } from './rbac-guard.ts';
+import { answerLocally, isAnsweredLocally } from './reviews.ts';
 
 /** Paths served by forwarding. `/openapi/*`: kubectl apply/explain download the orchestrator's documents. */
 export const FORWARDED_ROUTES = ['/api', '/api/*', '/apis', '/apis/*', '/openapi/*'];
@@ -20,12 +20,20 @@ export const FORWARDED_ROUTES = ['/api', '/api/*', '/apis', '/apis/*', '/openapi
 /** Upstream response headers must arrive within this; bodies (watch streams) have no limit. */
 const HEADERS_TIMEOUT_MS = 60_000;
 
-/** The cluster's dispatcher with kapiserver's timeouts for forwarded requests. */
-export function proxyDispatcher(base: Dispatcher): Dispatcher {
-  return base.compose(
-    (dispatch) => (opts, handler) =>
-      dispatch({ ...opts, headersTimeout: HEADERS_TIMEOUT_MS, bodyTimeout: 0 }, handler),
-  );
+/**
+ * Forwarded requests get their own connection pool to the orchestrator (the cluster's TLS settings, kapiserver's
+ * timeouts as pool defaults), so no per-request wrapping is needed and watches of the informers never compete with
+ * it. reply-from closes it with the server.
+ */
+function forwardingAgent(ctx: ServerContext): Agent {
+  const t = ctx.cluster.tls;
+  return new Agent({
+    connect: { ca: t.ca, cert: t.cert, key: t.key, rejectUnauthorized: !t.insecureSkipVerify },
+    headersTimeout: HEADERS_TIMEOUT_MS,
+    bodyTimeout: 0,
+    keepAliveTimeout: 30_000,
+    connections: 128,
+  });
 }
 
 /** Watches and followed logs: responses that stay open and may be quiet for long. */
@@ -56,41 +64,57 @@ export function registerProxy(app: FastifyInstance, ctx: ServerContext): void {
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
     await scope.register(replyFrom, {
       base: ctx.cluster.server,
-      undici: proxyDispatcher(ctx.cluster.dispatcher),
+      undici: forwardingAgent(ctx),
       retryMethods: [],
       disableRequestLogging: true,
     });
 
+    // Made once, not per request: they read what they need from the request.
+    const upstreamHeaders: NonNullable<FastifyReplyFromHooks['rewriteRequestHeaders']> = (
+      request,
+      headers,
+    ) => {
+      const out = forwardHeaders(request.raw.headers, {
+        authorization: ctx.cluster.authorization(),
+        impersonate: ctx.config.authorization.impersonate ? request.user : undefined,
+      });
+      out.host = String(headers.host);
+      return out;
+    };
+    const options: FastifyReplyFromHooks = {
+      rewriteRequestHeaders: upstreamHeaders,
+      rewriteHeaders: (headers) => responseHeaders(headers),
+      onError: (reply, { error }) => {
+        if (error instanceof StatusError) {
+          reply.code(error.code).type('application/json').send(error.toStatus());
+          return;
+        }
+        upstreamUnavailable(ctx, reply as unknown as FastifyReply, error);
+      },
+    };
+
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-      const local = await answerLocally(ctx, request, reply);
-      if (local !== undefined) return local;
-      const guarded = await guardRbacWrite(ctx, request);
+      // Cheap synchronous checks first: the common forwarded GET awaits nothing before reply.from.
+      if (isAnsweredLocally(request)) {
+        const local = await answerLocally(ctx, request, reply);
+        if (local !== undefined) return local;
+      }
+      const guarded = mayNeedRbacGuard(ctx, request) ? await guardRbacWrite(ctx, request) : undefined;
       if (isLongRunning(request)) {
         // Node sends headers with the first body chunk; watch clients wait for the headers before the first event.
         reply.raw.once('pipe', () => reply.raw.flushHeaders());
       }
-      const identity = {
-        authorization: ctx.cluster.authorization(),
-        impersonate: ctx.config.authorization.impersonate ? request.user : undefined,
-      };
+      if (!guarded) return reply.from(undefined, options);
+      // A role or binding write checked against a buffered body: that body is what goes upstream.
       return reply.from(undefined, {
-        ...(guarded ? { body: guarded.body, contentType: guarded.contentType } : {}),
-        rewriteRequestHeaders: (_req, headers) => {
-          const out = forwardHeaders(request.raw.headers, identity);
-          out.host = String(headers.host);
-          if (guarded) {
-            out['content-type'] = guarded.contentType;
-            out['content-length'] = String(guarded.body.length);
-          }
-          return out as Record<string, string>;
-        },
-        rewriteHeaders: (headers) => responseHeaders(headers),
-        onError: (r, { error }) => {
-          if (error instanceof StatusError) {
-            r.code(error.code).type('application/json').send(error.toStatus());
-            return;
-          }
-          upstreamUnavailable(ctx, r as unknown as FastifyReply, error);
+        ...options,
+        body: guarded.body,
+        contentType: guarded.contentType,
+        rewriteRequestHeaders: (req, headers) => {
+          const out = upstreamHeaders(req, headers);
+          out['content-type'] = guarded.contentType;
+          out['content-length'] = String(guarded.body.length);
+          return out;
         },
       });
     };

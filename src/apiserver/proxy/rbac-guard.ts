@@ -20,6 +20,16 @@ export interface GuardedBody {
   contentType: string;
 }
 
+/** Whether the request is a role or binding write that guardRbacWrite has to look at (cheap, synchronous). */
+export function mayNeedRbacGuard(ctx: ServerContext, request: FastifyRequest): boolean {
+  return (
+    request.user !== undefined &&
+    ctx.authorizer !== undefined &&
+    ctx.config.authorization.mode === 'RBAC' &&
+    isRbacWrite(request.requestInfo)
+  );
+}
+
 export async function guardRbacWrite(
   ctx: ServerContext,
   request: FastifyRequest,

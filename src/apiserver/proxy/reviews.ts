@@ -30,6 +30,11 @@ function str(v: unknown): string {
   return typeof v === 'string' ? v : '';
 }
 
+/** True for the self-reviews kapiserver answers itself (of an authenticated caller). */
+export function isAnsweredLocally(request: FastifyRequest): boolean {
+  return request.user !== undefined && reviewKind(request.requestInfo) !== undefined;
+}
+
 /** Answers the request when kapiserver handles it itself; otherwise undefined (forward it). */
 export async function answerLocally(
   ctx: ServerContext,
