@@ -49,6 +49,13 @@ test('ks-openapi-spec documents every aggregated route with parameters and respo
       assert.ok(op.operationId, `${method} ${path} has an operationId`);
     }
   }
+  // Shared models are definitions referred to by $ref (not copied into every operation), and every $ref resolves.
+  assert.equal(nodes.responses['401'].schema.$ref, '#/definitions/Status');
+  assert.equal(nodes.responses['401'].description, 'Missing or invalid bearer token');
+  assert.ok(doc.definitions.Status.properties.reason);
+  const refs = JSON.stringify(doc).match(/"\$ref":"#\/definitions\/[^"]+"/g) ?? [];
+  assert.ok(refs.length > 50, `${refs.length} references`);
+  for (const ref of new Set(refs)) assert.ok(doc.definitions[ref.split('/').pop()!.slice(0, -1)], ref);
   const crd = JSON.parse(readFileSync(CRD_SPEC_FILE, 'utf8')) as Json;
   for (const k of ['User', 'GlobalRole', 'GlobalRoleBinding', 'LoginRecord']) {
     assert.ok(crd.definitions[`io.kubesphere.iam.v1alpha2.${k}`], k);

@@ -53,7 +53,11 @@ export const KubeObject = Type.Object(
     spec: Type.Optional(Type.Object({}, { additionalProperties: true })),
     status: Type.Optional(Type.Object({}, { additionalProperties: true })),
   },
-  { additionalProperties: true, description: 'A Kubernetes object as the orchestrator stores it' },
+  {
+    additionalProperties: true,
+    title: 'KubeObject',
+    description: 'A Kubernetes object as the orchestrator stores it',
+  },
 );
 
 export function listResult(item: TSchema, description: string) {
@@ -77,7 +81,7 @@ export const Status = Type.Object(
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
     code: Type.Integer(),
   },
-  { description: 'Kubernetes Status (every error on /kapis)' },
+  { title: 'Status', description: 'Kubernetes Status (every error on /kapis)' },
 );
 
 /** The standard error responses of a /kapis route. */

@@ -12,6 +12,7 @@ import type { ServerContext } from '../context.ts';
 import { registerKapis } from '../kapis/index.ts';
 import { registerVersionRoutes } from '../kapis/version.ts';
 import { Readiness } from '../readiness.ts';
+import { hoistDefinitions } from './definitions.ts';
 import { registerOAuthDocs } from './oauth-docs.ts';
 
 export const PKG_VERSION = (
@@ -66,5 +67,5 @@ export async function buildKsOpenApi(): Promise<Record<string, unknown>> {
   const doc = app.swagger() as Record<string, unknown>;
   await app.close();
   await cluster.close();
-  return JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+  return hoistDefinitions(JSON.parse(JSON.stringify(doc)) as Record<string, unknown>);
 }
