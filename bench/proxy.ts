@@ -5,18 +5,23 @@
 //  - the latency a watch event gains through kapiserver: two watches (direct and through kapiserver) see the same
 //    writes; the difference of their arrival times per event.
 // The dev cluster runs as its own process; autocannon runs as its own process for both targets, so the load
-// generator never shares a core with what it measures any differently between the two. Prints JSON + a summary.
+// generator never shares a core with what it measures any differently between the two. Direct and kapiserver runs
+// alternate for BENCH_ROUNDS rounds (medians reported), so drift in the machine's load hits both alike.
+// Where /proc exists, each run also records the CPU time per request of every process involved (dev cluster,
+// kapiserver = this process, autocannon): when all of them share few cores, throughput follows CPU per request, and
+// `cpuBoundRatio` is the ratio those costs alone permit on this machine's cores. Prints JSON + a summary.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Agent, request } from 'undici';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
 import { startTestStack } from '../test/helpers/stack.ts';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 4);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 60);
 const AUTOCANNON = resolve(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
@@ -28,6 +33,72 @@ interface Load {
   non2xx: number;
   errors: number;
   mbPerSec: number;
+  requests: number;
+}
+
+/** CPU seconds (user + system) of a process, and of its exited, waited-for children; undefined without /proc. */
+function cpuSeconds(pid: number | 'self'): { self: number; children: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = 100; // USER_HZ on Linux
+    return {
+      self: (Number(f[11]) + Number(f[12])) / ticks,
+      children: (Number(f[13]) + Number(f[14])) / ticks,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Microseconds of CPU per request of each process during one run. */
+type CpuPerRequest = Record<'devcluster' | 'kapiserver' | 'autocannon', number>;
+
+interface Measured {
+  load: Load;
+  cpu?: CpuPerRequest;
+}
+
+/** One autocannon run with the CPU each process spent on it. */
+async function measure(url: string, token: string, caFile: string, devPid: number): Promise<Measured> {
+  const dev0 = cpuSeconds(devPid);
+  const self0 = cpuSeconds('self');
+  const own0 = process.cpuUsage();
+  const load = await autocannon(url, token, caFile);
+  const own1 = process.cpuUsage();
+  const dev1 = cpuSeconds(devPid);
+  const self1 = cpuSeconds('self');
+  if (!dev0 || !dev1 || !self0 || !self1 || load.requests === 0) return { load };
+  const us = (seconds: number) => Math.round((seconds / load.requests) * 1e6);
+  return {
+    load,
+    cpu: {
+      devcluster: us(dev1.self - dev0.self),
+      kapiserver: us((own1.user + own1.system - own0.user - own0.system) / 1e6),
+      autocannon: us(self1.children - self0.children),
+    },
+  };
+}
+
+/**
+ * Requests/s a pipeline of single-threaded processes can sustain on this machine's cores when CPU is the only limit:
+ * all of them share the cores, and none can use more than one.
+ */
+function cpuCapacity(usPerRequest: number[]): number {
+  const total = usPerRequest.reduce((a, b) => a + b, 0);
+  return Math.min(availableParallelism() / total, 1 / Math.max(...usPerRequest)) * 1e6;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s[Math.floor((s.length - 1) / 2)];
+}
+
+/** Per-field median over rounds. */
+function medianOf<T extends Record<keyof T, number>>(rows: T[]): T {
+  const out = {} as Record<keyof T, number>;
+  for (const k of Object.keys(rows[0]) as (keyof T)[]) out[k] = median(rows.map((r) => r[k]));
+  return out as T;
 }
 
 function autocannon(url: string, token: string, caFile: string): Promise<Load> {
@@ -59,7 +130,7 @@ function autocannon(url: string, token: string, caFile: string): Promise<Load> {
     child.on('close', () => {
       try {
         const r = JSON.parse(out) as {
-          requests: { average: number };
+          requests: { average: number; total: number };
           latency: { p99: number; p50: number };
           non2xx: number;
           errors: number;
@@ -72,6 +143,7 @@ function autocannon(url: string, token: string, caFile: string): Promise<Load> {
           non2xx: r.non2xx,
           errors: r.errors,
           mbPerSec: r.throughput.average / 1e6,
+          requests: r.requests.total,
         });
       } catch {
         rej(new Error(`autocannon failed: ${err.slice(0, 500)}`));
@@ -151,14 +223,40 @@ async function main() {
       nodes: '/api/v1/nodes',
       bigList: '/api/v1/namespaces/bench/configmaps',
     };
-    const results: Record<string, { direct: Load; kapiserver: Load; ratio: number }> = {};
+    interface Result {
+      direct: Load;
+      kapiserver: Load;
+      ratio: number;
+      cpuUsPerRequest?: { direct: CpuPerRequest; kapiserver: CpuPerRequest };
+      cpuBoundRatio?: number;
+    }
+    const results: Record<string, Result> = {};
+    const devPid = dev.child.pid ?? 0;
     for (const [name, path] of Object.entries(targets)) {
-      // Warm both paths (connections, caches), then measure direct and through kapiserver back to back.
+      // Warm both paths (connections, caches), then alternate direct and kapiserver runs.
       await autocannon(`${dev.url}${path}`, dev.token, caFile).catch(() => undefined);
       await autocannon(`${stack.secureUrl}${path}`, token, caFile).catch(() => undefined);
-      const direct = await autocannon(`${dev.url}${path}`, dev.token, caFile);
-      const kapiserver = await autocannon(`${stack.secureUrl}${path}`, token, caFile);
-      results[name] = { direct, kapiserver, ratio: kapiserver.rps / direct.rps };
+      const runs: Record<'direct' | 'kapiserver', Measured[]> = { direct: [], kapiserver: [] };
+      for (let r = 0; r < ROUNDS; r++) {
+        runs.direct.push(await measure(`${dev.url}${path}`, dev.token, caFile, devPid));
+        runs.kapiserver.push(await measure(`${stack.secureUrl}${path}`, token, caFile, devPid));
+      }
+      const direct = medianOf(runs.direct.map((m) => m.load));
+      const kapiserver = medianOf(runs.kapiserver.map((m) => m.load));
+      // Each round's ratio compares runs that were adjacent in time; the median of those resists drift best.
+      const ratio = median(runs.direct.map((d, i) => runs.kapiserver[i].load.rps / d.load.rps));
+      const result: Result = { direct, kapiserver, ratio };
+      const cpuDirect = runs.direct.map((m) => m.cpu).filter((c): c is CpuPerRequest => c !== undefined);
+      const cpuThrough = runs.kapiserver.map((m) => m.cpu).filter((c): c is CpuPerRequest => c !== undefined);
+      if (cpuDirect.length > 0 && cpuThrough.length > 0) {
+        const d = medianOf(cpuDirect);
+        const k = medianOf(cpuThrough);
+        // The direct run's kapiserver column is this process idling: not part of the direct path.
+        result.cpuUsPerRequest = { direct: { ...d, kapiserver: 0 }, kapiserver: k };
+        result.cpuBoundRatio =
+          cpuCapacity([k.devcluster, k.kapiserver, k.autocannon]) / cpuCapacity([d.devcluster, d.autocannon]);
+      }
+      results[name] = result;
     }
 
     // Watch event latency: the same writes observed directly and through kapiserver.
@@ -183,7 +281,9 @@ async function main() {
     const report = {
       benchmark: 'proxy',
       seconds: SECONDS,
+      rounds: ROUNDS,
       connections: CONNECTIONS,
+      cores: availableParallelism(),
       listBytes,
       nodes: results.nodes,
       bigList: results.bigList,
@@ -197,9 +297,13 @@ async function main() {
     };
     console.log(JSON.stringify(report, null, 2));
     const f = (x: number) => x.toFixed(0);
+    const cpu = (r: Result) =>
+      r.cpuUsPerRequest
+        ? `; CPU/req kapiserver ${r.cpuUsPerRequest.kapiserver.kapiserver} us vs dev cluster ${r.cpuUsPerRequest.direct.devcluster} us, CPU-bound ratio ${r.cpuBoundRatio?.toFixed(2)}`
+        : '';
     console.log(
-      `proxy: nodes ${f(results.nodes.kapiserver.rps)}/${f(results.nodes.direct.rps)} req/s (ratio ${results.nodes.ratio.toFixed(2)}, p99 ${results.nodes.kapiserver.p99}/${results.nodes.direct.p99} ms); ` +
-        `${(listBytes / 1e6).toFixed(2)} MB list ${f(results.bigList.kapiserver.rps)}/${f(results.bigList.direct.rps)} req/s (ratio ${results.bigList.ratio.toFixed(2)}, p99 ${results.bigList.kapiserver.p99}/${results.bigList.direct.p99} ms); ` +
+      `proxy: nodes ${f(results.nodes.kapiserver.rps)}/${f(results.nodes.direct.rps)} req/s (ratio ${results.nodes.ratio.toFixed(2)}, p99 ${results.nodes.kapiserver.p99}/${results.nodes.direct.p99} ms${cpu(results.nodes)}); ` +
+        `${(listBytes / 1e6).toFixed(2)} MB list ${f(results.bigList.kapiserver.rps)}/${f(results.bigList.direct.rps)} req/s (ratio ${results.bigList.ratio.toFixed(2)}, p99 ${results.bigList.kapiserver.p99}/${results.bigList.direct.p99} ms${cpu(results.bigList)}); ` +
         `watch event +${report.watch.addedLatencyMsP50} ms p50, +${report.watch.addedLatencyMsP99} ms p99 (${added.length}/${WATCH_EVENTS} events)`,
     );
   } finally {
