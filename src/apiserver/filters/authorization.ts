@@ -5,7 +5,7 @@
 //
 // The checks are plain functions of (user, requestInfo) so the upgrade handler (exec, attach, port-forward), which
 // never reaches fastify's hooks, runs exactly the same code (see proxy/upgrade.ts).
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { forbiddenMessage } from '../../k8s/rbac.ts';
 import { badRequest, forbidden, type StatusError } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
@@ -57,11 +57,22 @@ export function authorizationFilter(ctx: ServerContext) {
  * than the writer holds. Forwarded /api and /apis writes are checked by the proxy (proxy/rbac-guard.ts).
  */
 export function escalationFilter(ctx: ServerContext) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
+  // Callback style: almost every request passes synchronously, without a promise.
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const user = request.user;
     const info = request.requestInfo;
-    if (!user || !info || info.isKubernetesRequest || !isRbacWrite(info) || !ctx.authorizer) return;
-    if (ctx.config.authorization.mode !== 'RBAC') return;
-    await checkRbacWrite(ctx.authorizer, user, info, request.body);
+    const authorizer = ctx.authorizer;
+    const applies =
+      user &&
+      info &&
+      !info.isKubernetesRequest &&
+      isRbacWrite(info) &&
+      authorizer &&
+      ctx.config.authorization.mode === 'RBAC';
+    if (!applies) {
+      done();
+      return;
+    }
+    checkRbacWrite(authorizer, user, info, request.body).then(() => done(), done);
   };
 }
