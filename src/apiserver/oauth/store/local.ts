@@ -1,7 +1,8 @@
 // The token store of a single replica: SQLite in the data directory, so issued tokens and lockouts survive a
 // restart (the JWT key does too, and a valid token that the store forgot would be refused). `:memory:` keeps it in
 // memory only. WAL with synchronous=NORMAL: a revocation that returned survives a crash of the process.
-// Reads are indexed point lookups (a few microseconds), so every authenticated request can afford one.
+// Every authenticated request asks isActive, so the active tokens are also held in memory (loaded at start, written
+// through): this process is the file's only writer, so the copy is always exact and reads never touch SQLite.
 import Database from 'better-sqlite3';
 import { type TokenStore, tokenKey } from './types.ts';
 
@@ -14,6 +15,8 @@ export class LocalTokenStore implements TokenStore {
   private readonly db: Database.Database;
   private readonly stmts;
   private readonly timer: NodeJS.Timeout;
+  /** user -> token digest -> expiry (epoch ms; Infinity = until revoked). */
+  private readonly active = new Map<string, Map<string, number>>();
 
   /** `path`: a file (created when missing) or `:memory:`. */
   constructor(path = ':memory:') {
@@ -30,8 +33,7 @@ export class LocalTokenStore implements TokenStore {
     const db = this.db;
     this.stmts = {
       add: db.prepare('INSERT OR REPLACE INTO tokens (user, key, expires) VALUES (?, ?, ?)'),
-      active: db.prepare('SELECT 1 FROM tokens WHERE user = ? AND key = ? AND expires > ?').pluck(),
-      consume: db.prepare('DELETE FROM tokens WHERE user = ? AND key = ? RETURNING expires').pluck(),
+      load: db.prepare('SELECT user, key, expires FROM tokens WHERE expires > ?'),
       revoke: db.prepare('DELETE FROM tokens WHERE user = ? AND key = ?'),
       revokeAll: db.prepare('DELETE FROM tokens WHERE user = ?'),
       addFailure: db.prepare('INSERT INTO failures (user, at) VALUES (?, ?)'),
@@ -44,31 +46,41 @@ export class LocalTokenStore implements TokenStore {
       sweepLocks: db.prepare('DELETE FROM locks WHERE until <= ?'),
       sweepFailures: db.prepare('DELETE FROM failures WHERE at <= ?'),
     };
+    for (const row of this.stmts.load.all(Date.now()) as { user: string; key: string; expires: number }[]) {
+      this.tokensOf(row.user).set(row.key, row.expires);
+    }
     this.timer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.timer.unref();
   }
 
   async add(username: string, token: string, ttlMs: number): Promise<void> {
+    const key = tokenKey(token);
     // SQLite REAL holds Infinity: "until revoked".
-    this.stmts.add.run(username, tokenKey(token), ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY);
+    const expires = ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY;
+    this.stmts.add.run(username, key, expires);
+    this.tokensOf(username).set(key, expires);
   }
 
   async isActive(username: string, token: string): Promise<boolean> {
-    return this.stmts.active.get(username, tokenKey(token), Date.now()) !== undefined;
+    return (this.active.get(username)?.get(tokenKey(token)) ?? 0) > Date.now();
   }
 
   async consume(username: string, token: string): Promise<boolean> {
-    // One statement: a second caller finds the row gone (better-sqlite3 runs statements one at a time).
-    const expires = this.stmts.consume.get(username, tokenKey(token)) as number | undefined;
-    return expires !== undefined && expires > Date.now();
+    // Checked and removed synchronously: a second caller finds it gone.
+    const key = tokenKey(token);
+    const expires = this.active.get(username)?.get(key);
+    if (expires === undefined) return false;
+    this.forget(username, key);
+    return expires > Date.now();
   }
 
   async revoke(username: string, token: string): Promise<void> {
-    this.stmts.revoke.run(username, tokenKey(token));
+    this.forget(username, tokenKey(token));
   }
 
   async revokeAll(username: string): Promise<void> {
     this.stmts.revokeAll.run(username);
+    this.active.delete(username);
   }
 
   async recordFailure(username: string, windowMs: number): Promise<number> {
@@ -98,9 +110,30 @@ export class LocalTokenStore implements TokenStore {
     if (this.db.open) this.db.close();
   }
 
+  private tokensOf(username: string): Map<string, number> {
+    let m = this.active.get(username);
+    if (!m) {
+      m = new Map();
+      this.active.set(username, m);
+    }
+    return m;
+  }
+
+  /** Removes one token, on disk first: a removal that returned is never undone by a crash. */
+  private forget(username: string, key: string): void {
+    this.stmts.revoke.run(username, key);
+    const m = this.active.get(username);
+    m?.delete(key);
+    if (m?.size === 0) this.active.delete(username);
+  }
+
   private sweep(): void {
     const now = Date.now();
     this.stmts.sweepTokens.run(now);
+    for (const [user, m] of this.active) {
+      for (const [key, expires] of m) if (expires <= now) m.delete(key);
+      if (m.size === 0) this.active.delete(user);
+    }
     this.stmts.sweepLocks.run(now);
     this.stmts.sweepFailures.run(now - FAILURE_RETENTION_MS);
   }
