@@ -1,44 +1,27 @@
 // The real kubectl (/usr/bin/kubectl, which picks its client by the server's minor version) against a fresh
 // dev cluster. Every case checks kubectl's output, not just its exit code.
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
+import { hasKubectl, KUBECTL, type KubectlResult, runKubectl } from '../helpers/kubectl.ts';
 
-const KUBECTL = '/usr/bin/kubectl';
-const haveKubectl = existsSync(KUBECTL);
-if (!haveKubectl) console.log(`# skipping dev cluster kubectl tests: ${KUBECTL} is not installed`);
+if (!hasKubectl) console.log(`# skipping dev cluster kubectl tests: ${KUBECTL} is not installed`);
 
 let dev: TestDevCluster;
 let home: string;
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function kubectl(args: string[], input?: string): Promise<Result> {
-  return new Promise((resolve) => {
-    const child = execFile(
-      KUBECTL,
-      ['--kubeconfig', dev.kubeconfigPath, ...args],
-      { env: { ...process.env, HOME: home, KUBECACHEDIR: join(home, 'cache') }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const code = err ? (typeof err.code === 'number' ? err.code : 1) : 0;
-        resolve({ code, stdout, stderr });
-      },
-    );
-    if (input !== undefined) child.stdin?.end(input);
-  });
+function kubectl(args: string[], input?: string): Promise<KubectlResult> {
+  const env = { ...process.env, HOME: home, KUBECACHEDIR: join(home, 'cache') };
+  return runKubectl(['--kubeconfig', dev.kubeconfigPath, ...args], { env, input, timeoutMs: 60_000 });
 }
 
 async function ok(args: string[], input?: string): Promise<string> {
   const r = await kubectl(args, input);
-  assert.equal(r.code, 0, `kubectl ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
+  assert.equal(r.status, 0, `kubectl ${args.join(' ')} failed:\n${r.stderr}${r.stdout}`);
   return r.stdout;
 }
 
@@ -49,7 +32,7 @@ function file(name: string, text: string): string {
 }
 
 describe('kubectl against the dev cluster', {
-  skip: !haveKubectl && 'kubectl not installed',
+  skip: !hasKubectl && 'kubectl not installed',
   timeout: 600_000,
 }, () => {
   before(async () => {
@@ -112,7 +95,7 @@ describe('kubectl against the dev cluster', {
     ]);
     assert.deepEqual(notSelected.trim().split('\n'), ['node/node2', 'node/node3']);
     const bad = await kubectl(['get', 'nodes', '-l', 'a in (b']);
-    assert.notEqual(bad.code, 0);
+    assert.notEqual(bad.status, 0);
   });
 
   it('describe node shows conditions, capacity and addresses', async () => {
@@ -198,7 +181,7 @@ spec:
 
     // Server-side apply over a client-side-applied object: kubectl migrates the ownership, then re-applies.
     const migrated = await kubectl(['apply', '--server-side', '--force-conflicts', '-f', f]);
-    assert.equal(migrated.code, 0, migrated.stderr);
+    assert.equal(migrated.status, 0, migrated.stderr);
     assert.match(migrated.stdout, /deployment\.apps\/web serverside-applied/);
     assert.doesNotMatch(migrated.stderr, /failed to re-apply/);
     const after = await ok([
@@ -335,13 +318,13 @@ metadata: {name: w2, namespace: team-a}
 spec: {size: 0}
 `,
     );
-    assert.notEqual(invalid.code, 0);
+    assert.notEqual(invalid.status, 0);
     assert.match(invalid.stderr, /spec\.size/);
     const unknown = await kubectl(
       ['create', '-f', '-'],
       'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w3, namespace: team-a}\nspec: {size: 2, junk: 1}\n',
     );
-    assert.notEqual(unknown.code, 0);
+    assert.notEqual(unknown.status, 0);
     assert.match(unknown.stderr, /unknown field "spec\.junk"/);
     assert.match(await ok(['delete', 'widget', 'w1', '-n', 'team-a']), /widget\.example\.com "w1" deleted/);
     const gone = await kubectl(['get', 'widget', 'w1', '-n', 'team-a']);

@@ -1,18 +1,12 @@
 // The real kubectl for the forwarding tests: run asynchronously (the dev cluster answers from this same process),
 // with a private HOME and discovery cache per runner; `watch` starts a long-running command and collects its output.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { KUBECTL, type KubectlResult, runKubectl } from '../helpers/kubectl.ts';
 
-export const KUBECTL = '/usr/bin/kubectl';
-export const hasKubectl = existsSync(KUBECTL);
-
-export interface KubectlResult {
-  status: number;
-  stdout: string;
-  stderr: string;
-}
+export { hasKubectl, type KubectlResult } from '../helpers/kubectl.ts';
 
 export interface Kubectl {
   kubeconfig: string;
@@ -29,24 +23,7 @@ export function kubectlWith(kubeconfigYaml: string): Kubectl {
   const env = { ...process.env, HOME: home, KUBECACHEDIR: join(home, 'cache'), KUBECONFIG: kubeconfig };
   return {
     kubeconfig,
-    run: (args, input) =>
-      new Promise((resolve) => {
-        const child = spawn(KUBECTL, args, { env });
-        let stdout = '';
-        let stderr = '';
-        const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-        child.stdout.on('data', (d) => {
-          stdout += d;
-        });
-        child.stderr.on('data', (d) => {
-          stderr += d;
-        });
-        child.on('close', (code) => {
-          clearTimeout(timer);
-          resolve({ status: code ?? -1, stdout, stderr });
-        });
-        child.stdin.end(input ?? '');
-      }),
+    run: (args, input) => runKubectl(args, { env, input }),
     start(args) {
       const child = spawn(KUBECTL, args, { env });
       let out = '';
