@@ -75,10 +75,23 @@ test('starts, answers /healthz on HTTP and verified HTTPS, and stops on SIGTERM 
   assert.match(p.stdout(), /"shutdown complete"/);
 });
 
-test('restarts on the same data directory and reuses its certificates', { timeout: 120_000 }, async () => {
+test('restarts on the same data directory, reuses its certificates, reports the image build', {
+  timeout: 120_000,
+}, async () => {
   const before = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
-  const p = await startKapiserverProcess(common);
+  const p = await startKapiserverProcess(common, {
+    KAPISERVER_GIT_COMMIT: 'abc1234',
+    KAPISERVER_BUILD_DATE: '2026-01-02T03:04:05Z',
+  });
   running.push(p);
+  const version = (await (await fetch(`http://127.0.0.1:${p.port}/kapis/version`)).json()) as Record<
+    string,
+    unknown
+  >;
+  assert.deepEqual(
+    [version.gitCommit, version.gitTreeState, version.buildDate],
+    ['abc1234', 'clean', '2026-01-02T03:04:05Z'],
+  );
   const ca = readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8');
   assert.equal(ca, before);
   assert.equal((await httpsGet(p.securePort, '/livez', ca)).status, 200);

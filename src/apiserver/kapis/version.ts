@@ -24,6 +24,8 @@ export interface VersionDocument {
 }
 
 const START = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+/** Set by the image build (deploy/Dockerfile GIT_COMMIT). */
+const COMMIT = process.env.KAPISERVER_GIT_COMMIT || 'unknown';
 
 export function versionDocument(cluster: ClusterConnection): VersionDocument {
   const [major, minor] = pkg.version.split('.');
@@ -31,9 +33,10 @@ export function versionDocument(cluster: ClusterConnection): VersionDocument {
     gitVersion: `v${pkg.version}`,
     gitMajor: major,
     gitMinor: minor,
-    gitCommit: process.env.KAPISERVER_GIT_COMMIT ?? 'unknown',
-    gitTreeState: process.env.KAPISERVER_GIT_COMMIT ? 'clean' : 'unknown',
-    buildDate: process.env.KAPISERVER_BUILD_DATE ?? START,
+    gitCommit: COMMIT,
+    gitTreeState: COMMIT === 'unknown' ? 'unknown' : 'clean',
+    // Empty when the image was built without the argument.
+    buildDate: process.env.KAPISERVER_BUILD_DATE || START,
     goVersion: `node${process.versions.node}`,
     compiler: 'tsx',
     platform: `${process.platform}/${process.arch}`,
