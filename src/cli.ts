@@ -35,6 +35,10 @@ Flags (each also read from the environment variable in brackets):
   --log-level <level>            trace|debug|info|warn|error|fatal|silent (default info) [KAPISERVER_LOG_LEVEL]
   --version                      print the version and exit
   -h, --help                     print this help and exit
+
+Environment only:
+  KAPISERVER_ADMIN_PASSWORD      password of the admin user created on first start (default: random, printed once)
+  KAPISERVER_JWT_SECRET          HS256 key for tokens (default: generated once and kept)
 `;
 
 export class UsageError extends Error {}
