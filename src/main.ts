@@ -31,7 +31,8 @@ function fail(message: string, code = 2): never {
 function createLogger(level: string): Logger {
   return pino({
     level,
-    base: { component: 'kapiserver' },
+    // pino does not merge a child's bindings over the base: `component` belongs to the children alone.
+    base: { name: 'kapiserver' },
     timestamp: pino.stdTimeFunctions.isoTime,
     // Defence in depth: these keys never reach a log line even if a caller passes them by mistake.
     redact: {

@@ -131,6 +131,11 @@ test('logs never carry the Authorization header or the query string', { timeout:
   assert.match(log, /"status":200/);
   assert.match(log, /"latencyMs":/);
   assert.doesNotMatch(log, /sekrit/);
+  // Each line is one JSON object whose keys appear once (pino repeats a key a child binds again).
+  for (const line of log.split('\n').filter((l) => l.startsWith('{'))) {
+    assert.equal(typeof JSON.parse(line), 'object');
+    assert.ok((line.match(/"component":/g) ?? []).length <= 1, line);
+  }
 });
 
 test('--config with a wrong type exits non-zero with one line naming the field', () => {
