@@ -6,22 +6,8 @@ import { hashPassword, isPasswordHashed, verifyPassword } from '../../src/apiser
 import { ClientRegistry } from '../../src/apiserver/oauth/clients.ts';
 import { OAuthError } from '../../src/apiserver/oauth/errors.ts';
 import { parseBasicAuth, parseForm } from '../../src/apiserver/oauth/form.ts';
-import { InvalidTokenError, TokenIssuer } from '../../src/apiserver/oauth/jwt.ts';
 import { defaultConfig } from '../../src/config/index.ts';
-
-const SECRET = 'test-secret-0123456789abcdef0123';
-const issuer = new TokenIssuer({ secret: SECRET, issuer: () => 'kubesphere', clockSkewMs: () => 10_000 });
-const key = new TextEncoder().encode(SECRET);
-
-async function reason(token: string): Promise<string> {
-  try {
-    await issuer.verify(token);
-  } catch (err) {
-    assert.ok(err instanceof InvalidTokenError);
-    return err.reason;
-  }
-  assert.fail('token was accepted');
-}
+import { issuer, key, reason } from './jwt-fixture.ts';
 
 test('issued tokens carry KubeSphere claims and verify', async () => {
   const { token, claims } = await issuer.issue({

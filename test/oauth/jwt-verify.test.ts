@@ -1,26 +1,14 @@
-// Bearer token verification runs on every forwarded request with node:crypto (not jose): it must refuse everything
-// jose's jwtVerify refused. jose signs the tokens here, so the two implementations check each other.
+// Bearer token verification runs on every authenticated request with node:crypto (not jose): it must refuse
+// everything jose's jwtVerify refused. jose signs the tokens here, so the two implementations check each other.
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import { SignJWT } from 'jose';
-import { InvalidTokenError, TokenIssuer } from '../../src/apiserver/oauth/jwt.ts';
+import { type InvalidTokenError, TokenIssuer } from '../../src/apiserver/oauth/jwt.ts';
+import { issuer, key, reason, SECRET } from './jwt-fixture.ts';
 
-const SECRET = 'hot-path-secret-0123456789abcdef';
-const key = new TextEncoder().encode(SECRET);
-const issuer = new TokenIssuer({ secret: SECRET, issuer: () => 'kubesphere', clockSkewMs: () => 10_000 });
 const now = Math.floor(Date.now() / 1000);
 const base = { username: 'alice', sub: 'alice', token_type: 'access_token', iss: 'kubesphere', iat: now };
-
-async function reason(token: string): Promise<string> {
-  try {
-    await issuer.verify(token);
-  } catch (err) {
-    assert.ok(err instanceof InvalidTokenError);
-    return err.reason;
-  }
-  assert.fail('token was accepted');
-}
 
 const sign = (payload: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256' }) =>
   new SignJWT(payload).setProtectedHeader(header as { alg: string }).sign(key);
