@@ -398,24 +398,48 @@ export function oauthSuite(
       assert.equal((await get('/oauth/logout')).status, 401, 'logout needs a token');
       const c = await login(stack, user, 'Passw0rd-out');
       const redirect = await get(
-        '/oauth/logout?post_logout_redirect_uri=https%3A%2F%2Fconsole.example.com%2Fbye&state=xyz',
+        '/oauth/logout?post_logout_redirect_uri=https%3A%2F%2Fportal.example.com%2F&state=xyz',
         c,
         {
           method: 'POST',
           redirect: 'manual',
         },
       );
-      assert.equal(redirect.status, 302);
-      assert.equal(redirect.headers.get('location'), 'https://console.example.com/bye?state=xyz');
+      assert.equal(redirect.status, 302, 'a URI registered for a client (portal) is followed');
+      assert.equal(redirect.headers.get('location'), 'https://portal.example.com/?state=xyz');
       assert.equal((await whoami(c)).status, 401);
-      const bad = await get(
-        '/oauth/logout?post_logout_redirect_uri=javascript:alert(1)',
+      const own = await get(
+        `/oauth/logout?post_logout_redirect_uri=${encodeURIComponent(`${stack.url}/login`)}`,
         await login(stack, user, 'Passw0rd-out'),
-        {
-          redirect: 'manual',
-        },
+        { redirect: 'manual' },
       );
-      assert.equal(bad.status, 400);
+      assert.equal(own.status, 302, "kapiserver's own origin is always allowed");
+      assert.equal(own.headers.get('location'), `${stack.url}/login`);
+      // The kubesphere client registers `*`: that is no licence to redirect anywhere (open redirect).
+      const d = await login(stack, user, 'Passw0rd-out');
+      for (const evil of [
+        'https://evil.example',
+        'https://evil.example/',
+        'https://portal.example.com/x',
+        'https://portal.example.com.evil.example/',
+        '//evil.example/',
+        'javascript:alert(1)',
+        'not a url',
+      ]) {
+        const bad = await get(`/oauth/logout?post_logout_redirect_uri=${encodeURIComponent(evil)}`, d, {
+          redirect: 'manual',
+        });
+        assert.equal(bad.status, 400, evil);
+        assert.equal(bad.headers.get('location'), null, evil);
+        assert.equal((await bad.json()).error, 'invalid_request', evil);
+      }
+      const otherClient = await get(
+        '/oauth/logout?client_id=kubesphere&post_logout_redirect_uri=https%3A%2F%2Fportal.example.com%2F',
+        d,
+        { redirect: 'manual' },
+      );
+      assert.equal(otherClient.status, 400, "with client_id, only that client's URIs count");
+      assert.equal((await whoami(d)).status, 200, 'a refused logout revokes nothing');
     },
   );
 

@@ -12,6 +12,7 @@ import {
   unsupportedGrantType,
 } from './errors.ts';
 import { type Form, parseBasicAuth, parseForm } from './form.ts';
+import { logoutRedirectAllowed } from './logout-redirect.ts';
 import type { OAuthService } from './service.ts';
 
 /** Token requests are a few hundred bytes; anything this large is not one. */
@@ -156,6 +157,7 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
     });
 
     // KubeSphere: revokes every token of the caller; 302 to post_logout_redirect_uri (with state) or 200 `{}`.
+    // The redirect must be registered (./logout-redirect.ts): an unregistered one is refused before anything is revoked.
     const logout = async (request: FastifyRequest, reply: FastifyReply) => {
       noStore(reply);
       const user = request.user;
@@ -167,10 +169,14 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
         try {
           target = new URL(redirect);
         } catch {
-          throw invalidRequest('invalid logout redirect URI');
+          throw invalidRequest('post_logout_redirect_uri is not a valid URL');
         }
-        if (!/^https?:$/.test(target.protocol) || !redirectAllowed(oauth, redirect)) {
-          throw invalidRequest('logout redirect URI is not registered for any client');
+        if (
+          !logoutRedirectAllowed(redirect, target, redirectClients(oauth, q.client_id), ownOrigin(request))
+        ) {
+          throw invalidRequest(
+            'post_logout_redirect_uri is not registered: it must equal one of the redirectURIs of a configured OAuth client',
+          );
         }
       }
       await ensureReady(oauth).revokeAll(user.name);
@@ -215,13 +221,19 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
   });
 }
 
-/** A logout redirect must match a registered client redirect URI (`*` allows any, as KubeSphere's default client has). */
-function redirectAllowed(oauth: OAuthService, uri: string): boolean {
-  for (const c of oauth.clients.list()) {
-    for (const allowed of c.redirectURIs) {
-      if (allowed === '*' || allowed === uri) return true;
-      if (allowed.endsWith('*') && uri.startsWith(allowed.slice(0, -1))) return true;
-    }
+/** The clients whose redirect URIs a logout may use: the one named by `client_id` (OIDC logout), else all. */
+function redirectClients(oauth: OAuthService, clientId: unknown) {
+  if (clientId === undefined) return oauth.clients.list();
+  const client = typeof clientId === 'string' ? oauth.clients.get(clientId) : undefined;
+  if (!client) throw invalidRequest('client_id does not name a configured OAuth client');
+  return [client];
+}
+
+/** scheme://host[:port] this request was sent to ('' when the Host header is not a valid host). */
+function ownOrigin(request: FastifyRequest): string {
+  try {
+    return new URL(`${request.protocol}://${request.headers.host ?? ''}`).origin;
+  } catch {
+    return '';
   }
-  return false;
 }
