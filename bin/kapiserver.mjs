@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Entry for the `kapiserver` command: runs the TypeScript sources through tsx.
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { register } from 'tsx/esm/api';
+// Entry for the `kapiserver` command: runs the compiled JavaScript in dist/ (`npm run build` makes it).
+import { existsSync } from 'node:fs';
 
-register();
-await import(join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'main.ts'));
+const main = new URL('../dist/main.js', import.meta.url);
+if (!existsSync(main)) {
+  process.stderr.write('kapiserver: dist/main.js is missing; run `npm run build` first\n');
+  process.exit(1);
+}
+await import(main.href);

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ensureLocalPki } from '../pki/index.ts';
-import { loadPlugins } from './plugins.ts';
+import { devClusterPlugins } from './plugins.ts';
 import { Registry } from './registry.ts';
 import { Rest } from './rest.ts';
 import { ensureSystemNamespaces, seedDemoData } from './seed.ts';
@@ -115,7 +115,7 @@ export async function startDevClusterInternal(opts: DevClusterInternalOptions): 
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 15_000,
     maxBufferedBytes: 64 * 1024 * 1024,
   });
-  const plugins = await loadPlugins(opts.logger);
+  const plugins = devClusterPlugins();
   const server: Server = createServer(
     { key: pki.serving.keyPem, cert: pki.serving.certPem, keepAliveTimeout: 65_000 },
     createHandler({

@@ -1,6 +1,7 @@
 // deploy/Dockerfile cannot be built here (no container engine), so this checks what can be checked: its shape
 // (multi-stage, Node LTS, production dependencies only, non-root, no HEALTHCHECK), that every file it copies exists,
-// and that the production dependency tree alone (what `npm ci --omit=dev` installs) runs the command it starts.
+// and that the compiled code with the production dependency tree alone (what `npm ci --omit=dev` installs) runs the
+// command it starts.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -85,11 +86,17 @@ function productionPackages(): string[] {
 test('the production dependency tree alone starts kapiserver and serves /healthz', {
   timeout: 180_000,
 }, async (t) => {
-  // Image layout: /app/{package.json,bin,src,node_modules}. Packages are hard-linked (same content, no network);
-  // dev-only packages are absent, so an import of one from src/ fails here as it would in the image.
+  // Image layout: /app/{package.json,bin,dist,node_modules}, dist/ compiled as the build stage does. Packages are
+  // hard-linked (same content, no network); dev-only packages (typescript, tsx) are absent, so an import of one
+  // from the compiled code fails here as it would in the image.
   const app = join(work, 'app');
   mkdirSync(join(app, 'node_modules'), { recursive: true });
-  for (const p of ['package.json', 'bin', 'src']) cpSync(join(ROOT, p), join(app, p), { recursive: true });
+  for (const p of ['package.json', 'bin']) cpSync(join(ROOT, p), join(app, p), { recursive: true });
+  const build = spawnSync(process.execPath, ['scripts/build.mjs', '--out-dir', join(app, 'dist')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(build.status, 0, build.stderr);
   let linked = 0;
   for (const pkg of productionPackages()) {
     const from = join(ROOT, pkg);
@@ -101,6 +108,7 @@ test('the production dependency tree alone starts kapiserver and serves /healthz
   }
   assert.ok(linked > 20);
   assert.ok(!existsSync(join(app, 'node_modules', 'typescript')), 'dev dependencies are left out');
+  assert.ok(!existsSync(join(app, 'node_modules', 'tsx')), 'no TypeScript loader at run time');
   if (!existsSync(join(ROOT, 'src', 'devcluster', 'index.ts'))) {
     t.skip('the embedded dev cluster is not in the tree yet');
     return;
