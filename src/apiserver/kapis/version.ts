@@ -38,7 +38,7 @@ export function versionDocument(cluster: ClusterConnection): VersionDocument {
     // Empty when the image was built without the argument.
     buildDate: process.env.KAPISERVER_BUILD_DATE || START,
     goVersion: `node${process.versions.node}`,
-    compiler: 'tsx',
+    compiler: 'tsc', // production runs the JavaScript tsc compiled (npm run build)
     platform: `${process.platform}/${process.arch}`,
   };
   const k8s = cluster.kubernetesVersion;
