@@ -4,6 +4,7 @@
 // Route schema fields of @fastify/swagger (tags, summary, operationId, hide) on FastifySchema.
 import type {} from '@fastify/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
+import { notFoundMessage } from '../../k8s/status.ts';
 
 export interface KapisRoute {
   method: HTTPMethods;
@@ -15,11 +16,34 @@ export interface KapisRoute {
 
 const jsonSerializer = () => (data: unknown) => JSON.stringify(data);
 
+/** A path parameter must name one object: a non-empty single segment that no hop could resolve as a path. */
+function isOneSegment(value: unknown): boolean {
+  return typeof value === 'string' && value !== '' && value !== '.' && value !== '..' && !value.includes('/');
+}
+
+/**
+ * The route's handler behind a check of its path parameters. Fastify matches `:name` to the empty string, so
+ * `DELETE .../users/` would reach the handler with name "" and the orchestrator with the collection path (a delete
+ * of every user): such a request names no object and is a 404, as for any unknown path.
+ */
+function withNamedParams(route: KapisRoute): KapisRoute['handler'] {
+  const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  if (names.length === 0) return route.handler;
+  return (request, reply) => {
+    const params = request.params as Record<string, unknown>;
+    if (!names.every((n) => isOneSegment(params[n]))) {
+      return Promise.reject(notFoundMessage('the server could not find the requested resource'));
+    }
+    return route.handler(request, reply);
+  };
+}
+
 export function registerKapisRoute(
   app: FastifyInstance,
   route: KapisRoute,
   prefixes = ['/kapis', '/kapi'],
 ): void {
+  const handler = withNamedParams(route);
   for (const prefix of prefixes) {
     app.route({
       method: route.method,
@@ -29,7 +53,7 @@ export function registerKapisRoute(
       serializerCompiler: jsonSerializer,
       // Handlers validate (queries with KubeSphere's rules, bodies field by field) and answer 400 Status.
       validatorCompiler: () => () => true,
-      handler: route.handler,
+      handler,
     });
   }
 }
