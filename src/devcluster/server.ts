@@ -237,7 +237,8 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
     q: URLSearchParams,
   ) => {
     const d = registry.find(t.group, t.version, t.resource);
-    if (!d || (t.namespace !== undefined && !d.namespaced && t.resource !== 'namespaces'))
+    // A cluster-scoped resource has no route under /namespaces/{ns}/ (the namespace itself is parsed without one).
+    if (!d || (t.namespace !== undefined && !d.namespaced))
       throw notFoundMessage('the server could not find the requested resource');
     const method = req.method ?? 'GET';
     const ns = d.namespaced ? t.namespace : undefined;

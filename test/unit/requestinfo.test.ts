@@ -92,6 +92,69 @@ const cases: [string, string, Expect][] = [
     { verb: 'update', resource: 'namespaces', name: 't1', subresource: 'finalize' },
   ],
   ['GET', '/api/v1/namespaces', { verb: 'list', resource: 'namespaces', namespace: '' }],
+  // A namespace itself sits in its own namespace (RBAC can grant it there)...
+  [
+    'GET',
+    '/api/v1/namespaces/demo',
+    { resource: 'namespaces', namespace: 'demo', resourceScope: 'Namespace' },
+  ],
+  [
+    'PUT',
+    '/api/v1/namespaces/demo/finalize',
+    { resource: 'namespaces', name: 'demo', namespace: 'demo', resourceScope: 'Namespace' },
+  ],
+  // ...but cluster-scoped resources under /namespaces/{ns}/ keep the namespace the path names (as Kubernetes parses
+  // them) and are cluster-scoped: no namespaced grant reaches them (and no namespaced route serves them).
+  [
+    'GET',
+    '/api/v1/namespaces/demo/namespaces',
+    { verb: 'list', resource: 'namespaces', name: '', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'DELETE',
+    '/api/v1/namespaces/demo/namespaces/victim',
+    { verb: 'delete', resource: 'namespaces', name: 'victim', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'POST',
+    '/api/v1/namespaces/demo/namespaces',
+    { verb: 'create', resource: 'namespaces', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'PATCH',
+    '/api/v1/namespaces/demo/namespaces/victim/status',
+    { verb: 'patch', name: 'victim', subresource: 'status', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/api/v1/watch/namespaces/demo/namespaces',
+    { verb: 'watch', resource: 'namespaces', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/api/v1/namespaces/demo/nodes/n1',
+    { verb: 'get', resource: 'nodes', name: 'n1', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'POST',
+    '/apis/rbac.authorization.k8s.io/v1/namespaces/demo/clusterroles',
+    { verb: 'create', resource: 'clusterroles', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/kapis/iam.kubesphere.io/v1alpha2/namespaces/demo/users',
+    { resource: 'users', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/ws1/namespaces/demo/namespaces',
+    { workspace: 'ws1', namespace: 'demo', resource: 'namespaces', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/ws1/namespaces/demo',
+    { workspace: 'ws1', namespace: 'demo', resource: 'namespaces', name: 'demo', resourceScope: 'Namespace' },
+  ],
   [
     'GET',
     '/api/v1/nodes/node1/proxy/metrics',

@@ -30,14 +30,54 @@ const KUBERNETES_PREFIXES = new Set(['api', 'apis']);
 const SPECIAL_VERBS = new Set(['proxy', 'watch']);
 /** Subresources of a namespace itself: /api/v1/namespaces/{ns}/status is the namespace's status, not a resource in it. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
-/** KubeSphere's cluster-scoped resources of the aggregated API. */
-export const GLOBAL_RESOURCES = new Set([
+/**
+ * Resources that live outside any namespace (Kubernetes' cluster-scoped ones and KubeSphere's global ones). A path
+ * may still name a namespace before them (/api/v1/namespaces/demo/nodes): Kubernetes parses that as resource `nodes`
+ * in namespace `demo` and answers 404, as no such namespaced route exists; a namespaced grant must never reach them.
+ */
+export const CLUSTER_SCOPED_RESOURCES = new Set([
+  'namespaces',
+  'nodes',
+  'persistentvolumes',
+  'clusterroles',
+  'clusterrolebindings',
+  'customresourcedefinitions',
+  'storageclasses',
+  'priorityclasses',
+  'csidrivers',
+  'csinodes',
+  'volumeattachments',
+  'ingressclasses',
+  'runtimeclasses',
+  'mutatingwebhookconfigurations',
+  'validatingwebhookconfigurations',
+  'apiservices',
+  'certificatesigningrequests',
+  'tokenreviews',
+  'subjectaccessreviews',
+  'selfsubjectaccessreviews',
+  'selfsubjectrulesreviews',
+  'componentstatuses',
   'users',
   'globalroles',
   'globalrolebindings',
   'workspaces',
+  'workspacetemplates',
   'clusters',
+  'loginrecords',
+  'clusterconfigurations',
 ]);
+
+/**
+ * True when the request is about a cluster-scoped resource, wherever its path puts it. The one exception is a
+ * namespace itself (/namespaces/{ns}, its status and finalize), which Kubernetes' RBAC places in its own namespace;
+ * `namespaces` in a workspace are that workspace's. So `namespaces/demo/namespaces/x` is cluster-scoped (x is not
+ * demo), and so is `namespaces/demo/namespaces` (a list).
+ */
+export function isClusterScopedResource(info: Pick<RequestInfo, 'resource' | 'name' | 'namespace'>): boolean {
+  if (info.resource === 'namespaces') return info.namespace !== '' && info.name !== info.namespace;
+  return CLUSTER_SCOPED_RESOURCES.has(info.resource);
+}
 
 const METHOD_VERBS: Record<string, string> = {
   POST: 'create',
@@ -158,8 +198,10 @@ export function parseRequestInfo(method: string, url: string): RequestInfo {
     }
   }
 
-  // As in Kubernetes, /namespaces/{ns} itself carries namespace {ns}, so a RoleBinding in {ns} can grant it.
-  if (info.namespace !== '') info.resourceScope = 'Namespace';
+  // As in Kubernetes, /namespaces/{ns} itself carries namespace {ns}, so a RoleBinding in {ns} can grant it; a
+  // cluster-scoped resource under a namespace keeps the namespace the path named (as Kubernetes) but not its scope.
+  if (isClusterScopedResource(info)) info.resourceScope = 'Cluster';
+  else if (info.namespace !== '') info.resourceScope = 'Namespace';
   else if (info.workspace !== '') info.resourceScope = 'Workspace';
   return info;
 }

@@ -25,7 +25,7 @@ import {
 } from '../../k8s/rbac.ts';
 import { serviceUnavailable } from '../../k8s/status.ts';
 import type { ClusterCache, Entry, Informer, KubeObject, ResourceRef } from '../cluster/cache.ts';
-import type { RequestInfo } from '../filters/requestinfo.ts';
+import { isClusterScopedResource, type RequestInfo } from '../filters/requestinfo.ts';
 import type { UserInfo } from '../request.ts';
 import { isAllowListedPath, SELF_SERVICE_RULES } from './rbac-policy.ts';
 
@@ -53,44 +53,16 @@ const REFS = {
   workspaceRoleBindings: { group: IAM_GROUP, version: 'v1alpha2', resource: 'workspacerolebindings' },
 } satisfies Record<string, ResourceRef>;
 
-/**
- * Resources that are cluster-scoped (or KubeSphere-global): a namespaced binding never grants them, even when a
- * path places them under /namespaces/{ns}/ (the namespace object itself is the one exception, as in Kubernetes).
- */
-const CLUSTER_SCOPED = new Set([
-  'nodes',
-  'persistentvolumes',
-  'clusterroles',
-  'clusterrolebindings',
-  'customresourcedefinitions',
-  'storageclasses',
-  'priorityclasses',
-  'csidrivers',
-  'csinodes',
-  'volumeattachments',
-  'ingressclasses',
-  'runtimeclasses',
-  'mutatingwebhookconfigurations',
-  'validatingwebhookconfigurations',
-  'apiservices',
-  'certificatesigningrequests',
-  'tokenreviews',
-  'subjectaccessreviews',
-  'selfsubjectaccessreviews',
-  'selfsubjectrulesreviews',
-  'componentstatuses',
-  'users',
-  'globalroles',
-  'globalrolebindings',
-  'workspaces',
-  'workspacetemplates',
-  'clusters',
-  'loginrecords',
-  'clusterconfigurations',
-]);
-
 const SUBJECT_INDEX = 'rbac-subject';
 const SYNC_WAIT_MS = 10_000;
+
+/** Rules that a binding naming a group grants its members, and where. */
+export interface GroupGrant {
+  source: string;
+  namespace: string;
+  workspace: string;
+  rules: PolicyRule[];
+}
 
 interface ParsedRole {
   rules: PolicyRule[];
@@ -334,6 +306,52 @@ export class RbacAuthorizer {
     return out;
   }
 
+  /**
+   * What the bindings naming `group` as a subject grant, one entry per binding with its scope (namespace of a
+   * RoleBinding, workspace of a WorkspaceRoleBinding, both empty for global and cluster bindings): what a writer
+   * must hold before putting a user into that group.
+   */
+  async grantsOfGroup(group: string): Promise<GroupGrant[]> {
+    const inf = await this.informers();
+    const key = `Group:${group}`;
+    const out: GroupGrant[] = [];
+    const each = (informer: Informer, fn: (b: ParsedBinding, entry: Entry) => void) => {
+      for (const k of informer.keysByIndex(SUBJECT_INDEX, key)) {
+        const entry = informer.getByKey(k);
+        if (entry) fn(this.binding(entry), entry);
+      }
+    };
+    const grant = (source: string, namespace: string, workspace: string, rules: PolicyRule[]) => {
+      if (rules.length > 0) out.push({ source, namespace, workspace, rules });
+    };
+    each(inf.globalRoleBindings, (b) => {
+      if (b.roleRef?.kind === 'GlobalRole')
+        grant(`GlobalRoleBinding "${b.name}"`, '', '', this.roleRules(inf.globalRoles, '', b.roleRef.name));
+    });
+    each(inf.clusterRoleBindings, (b) => {
+      if (b.roleRef?.kind === 'ClusterRole')
+        grant(`ClusterRoleBinding "${b.name}"`, '', '', this.roleRules(inf.clusterRoles, '', b.roleRef.name));
+    });
+    each(inf.workspaceRoleBindings, (b, entry) => {
+      const workspace = entry.labels?.[WORKSPACE_LABEL];
+      if (b.roleRef?.kind === 'WorkspaceRole' && workspace) {
+        const rules = this.roleRules(inf.workspaceRoles, '', b.roleRef.name);
+        grant(`WorkspaceRoleBinding "${b.name}"`, '', workspace, rules);
+      }
+    });
+    each(inf.roleBindings, (b) => {
+      const ref = b.roleRef;
+      const rules =
+        ref?.kind === 'ClusterRole'
+          ? this.roleRules(inf.clusterRoles, '', ref.name)
+          : ref?.kind === 'Role'
+            ? this.roleRules(inf.roles, b.namespace, ref.name)
+            : [];
+      grant(`RoleBinding "${b.name}" in namespace "${b.namespace}"`, b.namespace, '', rules);
+    });
+    return out;
+  }
+
   /** Rules a role reference would grant (for binding escalation checks); undefined when the role does not exist. */
   async rulesOfRoleRef(ref: RoleRef, namespace: string): Promise<PolicyRule[] | undefined> {
     const inf = await this.informers();
@@ -377,10 +395,8 @@ function scopeOf(info: RequestInfo): {
   workspace: string;
   clusterScopedResource: boolean;
 } {
-  const isNamespaceItself = info.resource === 'namespaces' || (info.resource === '' && info.namespace !== '');
-  const clusterScopedResource = info.isResourceRequest
-    ? !isNamespaceItself && CLUSTER_SCOPED.has(info.resource)
-    : true; // non-resource URLs are cluster-wide: only global and cluster bindings grant them
+  // Non-resource URLs are cluster-wide: only global and cluster bindings grant them.
+  const clusterScopedResource = info.isResourceRequest ? isClusterScopedResource(info) : true;
   return { namespace: info.namespace, workspace: info.workspace, clusterScopedResource };
 }
 
