@@ -10,6 +10,7 @@ import { asStatusError, installErrorHandlers } from './errors.ts';
 import { auditHook } from './filters/audit.ts';
 import { authenticationFilter } from './filters/authentication.ts';
 import { authorizationFilter, escalationFilter } from './filters/authorization.ts';
+import { impersonationFilter } from './filters/impersonation.ts';
 import { parseRequestInfo } from './filters/requestinfo.ts';
 import { requestLogHook } from './filters/requestlog.ts';
 import { registerHealthRoutes } from './health.ts';
@@ -69,6 +70,8 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
   });
   // 2. Authentication: resolves request.user or answers 401.
   app.addHook('onRequest', authenticationFilter(ctx));
+  // 2b. Impersonation (kubectl --as): checks the caller may impersonate, then request.user is the impersonated user.
+  app.addHook('onRequest', impersonationFilter(ctx));
   // 3. Authorization: answers 403 unless the user may do requestInfo's verb on its resource or path.
   app.addHook('onRequest', authorizationFilter(ctx));
   // 3b. Role and binding writes through /kapis: nothing beyond what the writer holds (needs the parsed body).

@@ -14,7 +14,10 @@ export interface AuditEvent {
   stage: 'ResponseComplete';
   requestURI: string;
   verb: string;
-  user: { username: string; uid?: string; groups: string[] };
+  /** Who authenticated. */
+  user: AuditUser;
+  /** Who the request acted as, when it impersonated someone (`kubectl --as`). */
+  impersonatedUser?: AuditUser;
   sourceIPs: string[];
   userAgent: string;
   objectRef?: {
@@ -35,12 +38,21 @@ export interface AuditEvent {
   Cluster: string;
 }
 
+export interface AuditUser {
+  username: string;
+  uid?: string;
+  groups: string[];
+}
+
 export interface AuditInput {
   info?: RequestInfo;
   method: string;
   /** Raw request target (path + query). */
   url: string;
+  /** The user the request acted as (the impersonated one, if any). */
   user?: UserInfo;
+  /** The authenticated caller, when it impersonated `user`. */
+  impersonator?: UserInfo;
   remoteAddress?: string;
   headers: Record<string, string | string[] | undefined>;
   code: number;
@@ -98,10 +110,16 @@ function sourceIPs(input: AuditInput): string[] {
   return out;
 }
 
+/** Name, uid and groups; extras are left out (they may carry whatever a token or a header put there). */
+function auditUser(user: UserInfo): AuditUser {
+  return { username: user.name, uid: user.uid, groups: [...user.groups] };
+}
+
 export function buildAuditEvent(input: AuditInput): AuditEvent {
   const now = input.now ?? new Date();
   const received = new Date(now.getTime() - input.latencyMs);
   const info = input.info;
+  const caller = input.impersonator ?? input.user;
   const event: AuditEvent = {
     kind: 'Event',
     apiVersion: 'audit.k8s.io/v1',
@@ -110,9 +128,7 @@ export function buildAuditEvent(input: AuditInput): AuditEvent {
     stage: 'ResponseComplete',
     requestURI: redactRequestUri(input.url),
     verb: info?.verb ?? input.method.toLowerCase(),
-    user: input.user
-      ? { username: input.user.name, uid: input.user.uid, groups: [...input.user.groups] }
-      : { username: 'system:anonymous', groups: ['system:unauthenticated'] },
+    user: caller ? auditUser(caller) : { username: 'system:anonymous', groups: ['system:unauthenticated'] },
     sourceIPs: sourceIPs(input),
     userAgent: truncate(header(input.headers, 'user-agent'), MAX_USER_AGENT),
     responseStatus: { metadata: {}, code: input.code },
@@ -122,6 +138,7 @@ export function buildAuditEvent(input: AuditInput): AuditEvent {
     Workspace: info?.workspace ?? '',
     Cluster: info?.cluster ?? '',
   };
+  if (input.impersonator && input.user) event.impersonatedUser = auditUser(input.user);
   if (info?.isResourceRequest && info.resource !== '') {
     event.objectRef = {
       resource: info.resource,

@@ -35,6 +35,7 @@ function record(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply
       method: request.method,
       url: request.url,
       user: request.user,
+      impersonator: request.impersonator,
       remoteAddress: request.socket?.remoteAddress,
       headers: request.headers,
       code: reply.statusCode,
@@ -45,13 +46,14 @@ function record(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply
 
 /**
  * The same metrics and audit event for a request served outside fastify's hooks (the upgrade tunnel: exec, attach,
- * port-forward), recorded when it is refused or handed to the orchestrator (code 101).
+ * port-forward, watch over WebSocket), recorded when it is refused or when the orchestrator's answer arrives (101 for a
+ * tunnel, else the code relayed).
  */
 export function recordRawRequest(
   ctx: ServerContext,
   req: IncomingMessage,
   info: RequestInfo,
-  user: UserInfo | undefined,
+  identity: { user?: UserInfo; impersonator?: UserInfo },
   code: number,
   startedAt: number,
 ): void {
@@ -62,7 +64,8 @@ export function recordRawRequest(
       info,
       method: req.method ?? 'GET',
       url: req.url ?? '/',
-      user,
+      user: identity.user,
+      impersonator: identity.impersonator,
       remoteAddress: req.socket?.remoteAddress,
       headers: req.headers,
       code,

@@ -1,7 +1,8 @@
 // Header hygiene for everything forwarded to the orchestrator (plain requests and upgrades alike):
 //  - the client's credentials (Authorization, cookies) never travel on; kapiserver's own cluster credentials do;
-//  - every client-sent Impersonate-* header is dropped (a user must never borrow kapiserver's rights), as are the
-//    front-proxy identity headers (X-Remote-*) a cluster might trust from kapiserver's client certificate;
+//  - every client-sent Impersonate-* header is dropped (a user must never borrow kapiserver's rights; kapiserver
+//    applies impersonation itself, filters/impersonation.ts), as are the front-proxy identity headers (X-Remote-*) a
+//    cluster might trust from kapiserver's client certificate;
 //  - hop-by-hop headers (RFC 9110 7.6.1) and everything the Connection header names are dropped;
 //  - optionally the authenticated user is passed on with Impersonate-User/-Group/-Uid/-Extra-*.
 import type { IncomingHttpHeaders } from 'node:http';
@@ -44,6 +45,16 @@ function connectionListed(headers: IncomingHttpHeaders): Set<string> {
   return out;
 }
 
+/**
+ * An extra key as a header name: percent-encoded (as client-go) wherever it is not a header token character, so any
+ * key, including one a caller chose with Impersonate-Extra-%28, stays a valid header name.
+ */
+function extraKeyHeader(key: string): string {
+  return encodeURIComponent(key)
+    .replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+    .toLowerCase();
+}
+
 export interface ForwardIdentity {
   /** kapiserver's Authorization value for the orchestrator (undefined: client certificates or none). */
   authorization?: string;
@@ -78,7 +89,7 @@ export function forwardHeaders(
     if (user.groups.length > 0) out['impersonate-group'] = [...user.groups];
     if (user.uid) out['impersonate-uid'] = user.uid;
     for (const [k, v] of Object.entries(user.extra ?? {})) {
-      out[`impersonate-extra-${encodeURIComponent(k).toLowerCase()}`] = [...v];
+      out[`impersonate-extra-${extraKeyHeader(k)}`] = [...v];
     }
   }
   return out;

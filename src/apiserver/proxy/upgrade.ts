@@ -1,23 +1,33 @@
-// Upgrade requests (`pods/exec`, `pods/attach`, `pods/portforward`, and any other upgrade under /api, /apis): Node
-// hands them to the servers' `upgrade` event, never to fastify, so this handler runs the SAME authentication and
-// authorization functions as the fastify hooks (filters/authentication.ts, filters/authorization.ts) and then
-// tunnels the connection to the orchestrator: TLS with the cluster's CA (and client certificate), kapiserver's own
-// credentials, the client's credentials / Impersonate-* / hop-by-hop headers stripped. Bytes then flow both ways
-// untouched (SPDY or WebSocket, whichever the client negotiates with the orchestrator).
-import type { IncomingMessage } from 'node:http';
+// Upgrade requests (pods/exec, pods/attach, pods/portforward, and watch over WebSocket) under /api, /apis: Node hands
+// every request with `Connection: Upgrade` to the servers' `upgrade` event, never to fastify, so this handler runs
+// the SAME authentication, impersonation and authorization functions as the fastify hooks and then asks the
+// orchestrator for the upgrade with kapiserver's own credentials (the client's credentials, Impersonate-* and
+// hop-by-hop headers stripped by headers.ts).
+//
+// The connection only becomes a tunnel when the orchestrator answers `101 Switching Protocols` (the class of
+// CVE-2018-1002105): before that, nothing the client sends after its request head reaches the orchestrator, and any
+// other answer is relayed as one ordinary response with `Connection: close`, after which both connections are
+// closed. A tunnel opened on a 200 would let the client's next request reach the orchestrator on kapiserver's
+// connection, with kapiserver's rights.
+import http, { type IncomingMessage } from 'node:http';
+import https from 'node:https';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import tls from 'node:tls';
-import { notFound, type StatusError, serviceUnavailable } from '../../k8s/status.ts';
+import { badRequest, notFound, type StatusError, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { asStatusError } from '../errors.ts';
 import { recordRawRequest } from '../filters/audit.ts';
 import { authenticateHeaders } from '../filters/authentication.ts';
 import { authorizeRequest } from '../filters/authorization.ts';
-import { parseRequestInfo } from '../filters/requestinfo.ts';
-import { forwardHeaders } from './headers.ts';
+import { impersonatedUser } from '../filters/impersonation.ts';
+import { parseRequestInfo, type RequestInfo } from '../filters/requestinfo.ts';
+import type { UserInfo } from '../request.ts';
+import { forwardHeaders, responseHeaders } from './headers.ts';
 
-const CONNECT_TIMEOUT_MS = 10_000;
+/** From sending the request to the orchestrator's response head (connecting included). */
+const RESPONSE_HEAD_TIMEOUT_MS = 60_000;
+/** The streaming subresources of pods, which kubectl and client-go open with SPDY/3.1 or WebSocket. */
+const POD_STREAMS = new Set(['exec', 'attach', 'portforward']);
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
@@ -27,6 +37,12 @@ const STATUS_TEXT: Record<number, string> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
+
+interface Identity {
+  /** The user the request acts as (the impersonated one, if any). */
+  user?: UserInfo;
+  impersonator?: UserInfo;
+}
 
 /** Writes a Status response on a raw socket and closes it. */
 function refuse(socket: Duplex, status: StatusError, extra: string[] = []): void {
@@ -50,30 +66,40 @@ function isForwardedPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/') || path === '/apis' || path.startsWith('/apis/');
 }
 
-/** Opens a connection to the orchestrator with the cluster's TLS settings. */
-function connectUpstream(ctx: ServerContext): Duplex {
-  const url = new URL(ctx.cluster.server);
-  const port = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (url.protocol !== 'https:') return net.connect({ host, port });
-  const t = ctx.cluster.tls;
-  return tls.connect({
-    host,
-    port,
-    servername: net.isIP(host) ? undefined : host,
-    ca: t.ca,
-    cert: t.cert,
-    key: t.key,
-    rejectUnauthorized: !t.insecureSkipVerify,
-    ALPNProtocols: ['http/1.1'],
-  });
+/**
+ * Why the request may not upgrade, or undefined when it may. Only the endpoints that really switch protocols may:
+ * any other upgrade request would at best be answered as a plain request, so it is refused with 400 (the request is
+ * wrong for the endpoint whoever sends it; 403 would wrongly suggest a missing permission) before the orchestrator
+ * sees it. Upgrade requests carry no body: one would be read by the orchestrator as the start of a next request.
+ */
+function upgradeRefusal(req: IncomingMessage, info: RequestInfo): string | undefined {
+  const protocol = String(req.headers.upgrade ?? '').toLowerCase();
+  const method = req.method ?? '';
+  const podStream =
+    info.isResourceRequest &&
+    info.apiGroup === '' &&
+    info.resource === 'pods' &&
+    info.namespace !== '' &&
+    info.name !== '' &&
+    POD_STREAMS.has(info.subresource) &&
+    (method === 'GET' || method === 'POST') &&
+    (protocol === 'websocket' || protocol === 'spdy/3.1');
+  const websocketWatch =
+    info.isResourceRequest && info.verb === 'watch' && method === 'GET' && protocol === 'websocket';
+  if (!podStream && !websocketWatch) {
+    return 'only pods/exec, pods/attach and pods/portforward (SPDY/3.1 or WebSocket) and watches (WebSocket) can be upgraded';
+  }
+  const length = req.headers['content-length'];
+  if (req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')) {
+    return 'an upgrade request must not have a body';
+  }
+  return undefined;
 }
 
-function requestHead(
-  req: IncomingMessage,
-  ctx: ServerContext,
-  user: Parameters<typeof forwardHeaders>[1]['impersonate'],
-): string {
+/** The request to the orchestrator, with kapiserver's credentials and TLS settings; not sent yet. */
+function upstreamRequest(ctx: ServerContext, req: IncomingMessage, user: UserInfo | undefined) {
+  const url = new URL(ctx.cluster.server);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
   const headers = forwardHeaders(
     req.headers,
     {
@@ -82,22 +108,71 @@ function requestHead(
     },
     { keepUpgrade: true },
   );
-  headers.host = new URL(ctx.cluster.server).host;
-  const lines = [`${req.method} ${req.url} HTTP/1.1`];
-  for (const [name, value] of Object.entries(headers)) {
-    for (const v of Array.isArray(value) ? value : [value]) {
-      // Header values arrived through Node's parser (no CR/LF); re-check anyway before writing them raw.
-      if (/[\r\n]/.test(v) || /[\r\n:]/.test(name)) continue;
-      lines.push(`${name}: ${v}`);
-    }
+  headers.host = url.host;
+  delete headers['content-length'];
+  const options = {
+    host,
+    port: url.port || undefined,
+    method: req.method,
+    path: req.url,
+    headers,
+    agent: false,
+  };
+  if (url.protocol !== 'https:') return http.request(options);
+  const t = ctx.cluster.tls;
+  return https.request({
+    ...options,
+    servername: net.isIP(host) ? undefined : host,
+    ca: t.ca,
+    cert: t.cert,
+    key: t.key,
+    rejectUnauthorized: !t.insecureSkipVerify,
+  });
+}
+
+/** The orchestrator's 101 head as it sent it, then both directions joined. */
+function tunnel(
+  res: IncomingMessage,
+  upstream: Duplex,
+  upstreamHead: Buffer,
+  socket: Duplex,
+  head: Buffer,
+): void {
+  const lines = [`HTTP/1.1 101 ${res.statusMessage || 'Switching Protocols'}`];
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
+    lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
+  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  if (upstreamHead.length > 0) socket.write(upstreamHead);
+  if (head.length > 0) upstream.write(head);
+  upstream.on('error', () => socket.destroy());
+  upstream.on('close', () => socket.destroy());
+  socket.on('close', () => upstream.destroy());
+  upstream.pipe(socket);
+  socket.pipe(upstream);
+}
+
+/** Any answer but 101: one ordinary response, its body as framed by the orchestrator, then the connection closes. */
+function relay(res: IncomingMessage, socket: Duplex): void {
+  const code = res.statusCode ?? 502;
+  const lines = [`HTTP/1.1 ${code} ${res.statusMessage || STATUS_TEXT[code] || 'Error'}`];
+  for (const [name, value] of Object.entries(responseHeaders(res.headers))) {
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
   }
-  return `${lines.join('\r\n')}\r\n\r\n`;
+  lines.push('Connection: close');
+  socket.write(`${lines.join('\r\n')}\r\n\r\n`);
+  res.on('error', () => socket.destroy());
+  // Without a Content-Length the body ends where the connection does.
+  res.pipe(socket);
+  socket.once('finish', () => socket.destroy());
 }
 
 export function upgradeHandler(ctx: ServerContext) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => socket.destroy());
-    void handleUpgrade(ctx, req, socket, head);
+    handleUpgrade(ctx, req, socket, head).catch((err: Error) => {
+      ctx.logger.error({ err: err.message }, 'upgrade: request failed');
+      socket.destroy();
+    });
   };
 }
 
@@ -109,45 +184,56 @@ async function handleUpgrade(
 ): Promise<void> {
   const startedAt = performance.now();
   const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
-  let user: Awaited<ReturnType<typeof authenticateHeaders>>;
+  const identity: Identity = {};
   try {
     if (!isForwardedPath(info.path)) throw notFound('', '', info.path);
-    user = await authenticateHeaders(ctx, info.path, req.headers);
-    if (!user) throw notFound('', '', info.path);
-    await authorizeRequest(ctx, user, info);
+    const caller = await authenticateHeaders(ctx, info.path, req.headers);
+    if (!caller) throw notFound('', '', info.path);
+    identity.user = caller;
+    const acting = await impersonatedUser(ctx, caller, req.headers, () => req.headersDistinct);
+    if (acting) Object.assign(identity, { user: acting, impersonator: caller });
+    const refusal = upgradeRefusal(req, info);
+    if (refusal) throw badRequest(refusal);
+    await authorizeRequest(ctx, identity.user, info);
   } catch (err) {
     const status =
       asStatusError(err) ?? serviceUnavailable('the request could not be checked; retry shortly');
     const extra = status.code === 401 ? ['WWW-Authenticate: Bearer realm="kapiserver"'] : [];
     refuse(socket, status, extra);
-    recordRawRequest(ctx, req, info, user, status.code, startedAt);
+    recordRawRequest(ctx, req, info, identity, status.code, startedAt);
     return;
   }
   if (socket.destroyed) return;
 
-  const upstream = connectUpstream(ctx);
-  let connected = false;
-  const timer = setTimeout(() => upstream.destroy(new Error('connect timeout')), CONNECT_TIMEOUT_MS);
-  const onConnected = () => {
-    connected = true;
+  const upstream = upstreamRequest(ctx, req, identity.user);
+  let answered = false;
+  const answer = (code: number) => {
+    answered = true;
     clearTimeout(timer);
-    recordRawRequest(ctx, req, info, user, 101, startedAt);
-    upstream.write(requestHead(req, ctx, user));
-    if (head.length > 0) upstream.write(head);
-    upstream.pipe(socket);
-    socket.pipe(upstream);
+    recordRawRequest(ctx, req, info, identity, code, startedAt);
   };
-  if (upstream instanceof tls.TLSSocket) upstream.once('secureConnect', onConnected);
-  else upstream.once('connect', onConnected);
+  const timer = setTimeout(
+    () => upstream.destroy(new Error('no response head in time')),
+    RESPONSE_HEAD_TIMEOUT_MS,
+  );
+  socket.on('close', () => upstream.destroy());
+  upstream.on('upgrade', (res, upSocket: Duplex, upHead: Buffer) => {
+    answer(101);
+    if (socket.destroyed) return void upSocket.destroy();
+    tunnel(res, upSocket, upHead, socket, head);
+  });
+  upstream.on('response', (res) => {
+    answer(res.statusCode ?? 502);
+    res.on('end', () => upstream.destroy());
+    relay(res, socket);
+  });
   upstream.on('error', (err) => {
     clearTimeout(timer);
-    ctx.logger.warn({ err: err.message }, 'upgrade: orchestrator connection failed');
-    if (!connected) {
-      void ctx.cluster.probe();
-      refuse(socket, serviceUnavailable('the cluster API server is unavailable; retry shortly'));
-      recordRawRequest(ctx, req, info, user, 503, startedAt);
-    } else socket.destroy();
+    if (answered || socket.destroyed) return void socket.destroy();
+    ctx.logger.warn({ err: err.message }, 'upgrade: orchestrator request failed');
+    void ctx.cluster.probe();
+    refuse(socket, serviceUnavailable('the cluster API server is unavailable; retry shortly'));
+    recordRawRequest(ctx, req, info, identity, 503, startedAt);
   });
-  upstream.on('close', () => socket.destroy());
-  socket.on('close', () => upstream.destroy());
+  upstream.end();
 }
