@@ -1,4 +1,5 @@
 // Command-line flags and their environment-variable overrides (KAPISERVER_<FLAG>), kept apart from start-up logic.
+import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 
 export interface CliOptions {
@@ -7,6 +8,8 @@ export interface CliOptions {
   securePort: number;
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
+  /** Extra names for the generated serving certificate. */
+  tlsSans: string[];
   config?: string;
   kubeconfig?: string;
   dataDir: string;
@@ -28,6 +31,8 @@ Flags (each also read from the environment variable in brackets):
   --secure-port <n>              HTTPS port for kubectl (default 9443; 0 = any free port) [KAPISERVER_SECURE_PORT]
   --tls-cert-file <file>         serving certificate for the secure port (default: generated under <data-dir>/pki) [KAPISERVER_TLS_CERT_FILE]
   --tls-private-key-file <file>  its private key [KAPISERVER_TLS_PRIVATE_KEY_FILE]
+  --tls-san <name>[,<name>...]   extra DNS names or IP addresses for the generated certificate, which already names
+                                 localhost, this host's name and every local address (repeatable) [KAPISERVER_TLS_SAN]
   --config <kubesphere.yaml>     KubeSphere configuration file [KAPISERVER_CONFIG]
   --kubeconfig <file>            use this Kubernetes cluster instead of the embedded dev cluster [KUBECONFIG_FILE]
   --data-dir <dir>               state directory (default .kapiserver) [KAPISERVER_DATA_DIR]
@@ -50,6 +55,21 @@ function port(name: string, value: string): number {
   return n;
 }
 
+const DNS_NAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/i;
+
+/** --tls-san values: each a DNS name or an IP address; a value may list several, comma-separated. */
+function tlsSans(values: string[]): string[] {
+  const names = values
+    .flatMap((v) => v.split(','))
+    .map((n) => n.trim())
+    .filter(Boolean);
+  for (const n of names) {
+    if (!isIP(n) && (!DNS_NAME.test(n) || n.length > 253))
+      throw new UsageError(`--tls-san: "${n}" is neither a DNS name nor an IP address`);
+  }
+  return names;
+}
+
 const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
 
 export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
@@ -66,6 +86,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
         'secure-port': { type: 'string' },
         'tls-cert-file': { type: 'string' },
         'tls-private-key-file': { type: 'string' },
+        'tls-san': { type: 'string', multiple: true },
         config: { type: 'string' },
         kubeconfig: { type: 'string' },
         'data-dir': { type: 'string' },
@@ -90,6 +111,9 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
     securePort: port('secure-port', pick('secure-port', 'KAPISERVER_SECURE_PORT') ?? '9443'),
     tlsCertFile: pick('tls-cert-file', 'KAPISERVER_TLS_CERT_FILE'),
     tlsPrivateKeyFile: pick('tls-private-key-file', 'KAPISERVER_TLS_PRIVATE_KEY_FILE'),
+    tlsSans: tlsSans(
+      (v['tls-san'] as string[] | undefined) ?? (env.KAPISERVER_TLS_SAN ? [env.KAPISERVER_TLS_SAN] : []),
+    ),
     config: pick('config', 'KAPISERVER_CONFIG'),
     kubeconfig: pick('kubeconfig', 'KUBECONFIG_FILE'),
     dataDir: pick('data-dir', 'KAPISERVER_DATA_DIR') ?? '.kapiserver',

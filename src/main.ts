@@ -2,7 +2,7 @@
 // or in-cluster service account is given) -> the API server; graceful shutdown on SIGTERM/SIGINT.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import pino, { type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { ClusterConnection } from './apiserver/cluster/index.ts';
 import { startApiServer } from './apiserver/index.ts';
 import { parseCli, USAGE, UsageError } from './cli.ts';
@@ -13,8 +13,11 @@ import {
   type KubeSphereConfig,
   loadConfigFile,
 } from './config/index.ts';
+import { DirLockedError, lockDir } from './datadir-lock.ts';
+import { type DevClusterChild, startDevClusterChild } from './devcluster/child.ts';
 import { runDevClusterCli } from './devcluster/cli.ts';
-import { type DevCluster, startDevCluster } from './devcluster/index.ts';
+import { createLogger } from './logger.ts';
+import { ensureLocalPki } from './pki/index.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
   version: string;
@@ -26,29 +29,6 @@ const SHUTDOWN_DEADLINE_MS = 8000;
 function fail(message: string, code = 2): never {
   process.stderr.write(`kapiserver: ${message}\n`);
   process.exit(code);
-}
-
-function createLogger(level: string): Logger {
-  return pino({
-    level,
-    // pino does not merge a child's bindings over the base: `component` belongs to the children alone.
-    base: { name: 'kapiserver' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    // Defence in depth: these keys never reach a log line even if a caller passes them by mistake.
-    redact: {
-      paths: [
-        'authorization',
-        'password',
-        'token',
-        'secret',
-        '*.authorization',
-        '*.password',
-        '*.token',
-        '*.secret',
-      ],
-      censor: '[redacted]',
-    },
-  });
 }
 
 function loadConfig(path: string | undefined, logger: Logger): KubeSphereConfig {
@@ -91,8 +71,15 @@ async function main(argv: string[]): Promise<void> {
   }
   const dataDir = resolve(cli.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  // One kapiserver per data directory (its token store, keys and PKI); the dev cluster child locks its own folder.
+  try {
+    lockDir(dataDir, 'kapiserver.lock');
+  } catch (err) {
+    if (err instanceof DirLockedError) fail(err.message, 1);
+    throw err;
+  }
 
-  let devcluster: DevCluster | undefined;
+  let devcluster: DevClusterChild | undefined;
   let cluster: ClusterConnection;
   const inClusterRoot = process.env.KAPISERVER_INCLUSTER_ROOT ?? '';
   if (cli.kubeconfig) {
@@ -102,14 +89,17 @@ async function main(argv: string[]): Promise<void> {
     cluster = ClusterConnection.inCluster(inClusterRoot, logger);
     logger.info({ server: cluster.server }, 'using the in-cluster service account');
   } else {
-    devcluster = await startDevCluster({
+    // Certificates first: the child reuses them instead of racing to create the same files.
+    await ensureLocalPki(dataDir, cli.tlsSans);
+    devcluster = await startDevClusterChild({
       dataDir,
       port: cli.devclusterPort,
+      logLevel: cli.logLevel,
       logger: logger.child({ component: 'devcluster' }),
     });
     cluster = ClusterConnection.fromFile(devcluster.kubeconfigPath, logger);
     logger.info(
-      { server: devcluster.url, kubeconfig: devcluster.kubeconfigPath },
+      { server: devcluster.url, kubeconfig: devcluster.kubeconfigPath, pid: devcluster.pid() },
       'embedded dev cluster started',
     );
   }
@@ -124,10 +114,12 @@ async function main(argv: string[]): Promise<void> {
     securePort: cli.securePort,
     tlsCertFile: cli.tlsCertFile,
     tlsKeyFile: cli.tlsPrivateKeyFile,
+    tlsSans: cli.tlsSans,
   });
   const shown = cli.bindAddress === '0.0.0.0' || cli.bindAddress === '::' ? '127.0.0.1' : cli.bindAddress;
   logger.info({ port: server.port, securePort: server.securePort }, 'kapiserver listening');
-  process.stdout.write(
+  // For people: stderr, so stdout stays one JSON log object per line for log collectors.
+  process.stderr.write(
     [
       '',
       `kapiserver v${pkg.version} is listening on`,

@@ -23,6 +23,8 @@ export interface ApiServerOptions {
   securePort?: number;
   tlsCertFile?: string;
   tlsKeyFile?: string;
+  /** Extra names for the generated serving certificate (--tls-san). */
+  tlsSans?: string[];
 }
 
 export interface RunningApiServer {
@@ -57,11 +59,15 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   if (auditor) closers.push(() => auditor.close());
 
   // Orchestrator reachability is probed in the background so /readyz answers at once and recovers by itself.
-  await opts.cluster.probe();
+  const reachableAtStart = await opts.cluster.probe();
   readiness.register('orchestrator', () => opts.cluster.isReachable);
-  const probeTimer = setInterval(() => void opts.cluster.probe(), PROBE_INTERVAL_MS);
-  probeTimer.unref();
-  closers.push(() => clearInterval(probeTimer));
+  closers.push(opts.cluster.watchReachability(PROBE_INTERVAL_MS, opts.logger));
+  // Unreachable at start: listen at once (/livez answers, /readyz names the orchestrator) instead of waiting on
+  // start-up steps that cannot finish; they complete by themselves once it answers.
+  const startWait = <T>(step: Promise<T>) =>
+    reachableAtStart
+      ? Promise.race([step, new Promise((r) => setTimeout(r, OAUTH_START_WAIT_MS).unref())])
+      : undefined;
 
   // Informer cache: informers start on demand (the aggregated APIs start theirs at registration); /readyz waits for
   // every started one to sync. Closed after the server (closers run in reverse).
@@ -79,11 +85,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   readiness.register('oauth', () => oauth.isReady());
   metrics.addHealthCheck('token-store', () => oauth.store.healthy());
   closers.push(() => oauth.close());
-  await Promise.race([oauth.ready, new Promise((r) => setTimeout(r, OAUTH_START_WAIT_MS).unref())]);
+  await startWait(oauth.ready);
 
   // Authorization: RBAC from the informer cache on ctx.authorize; built-in global roles once the CRDs exist.
   const authz = startAuthorization(ctx, oauth.ready);
-  await Promise.race([authz.rolesReady, new Promise((r) => setTimeout(r, OAUTH_START_WAIT_MS).unref())]);
+  await startWait(authz.rolesReady);
 
   const server = await buildApiServer(ctx);
 
@@ -93,7 +99,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
     if (opts.tlsCertFile && opts.tlsKeyFile) {
       tls = { cert: readFileSync(opts.tlsCertFile, 'utf8'), key: readFileSync(opts.tlsKeyFile, 'utf8') };
     } else {
-      const pki = await ensureLocalPki(opts.dataDir);
+      const pki = await ensureLocalPki(opts.dataDir, opts.tlsSans);
       tls = { cert: pki.serving.certPem, key: pki.serving.keyPem };
       caPem = pki.caPem;
     }

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { type DirLock, DirLockedError, lockDir } from '../datadir-lock.ts';
 import { ensureLocalPki } from '../pki/index.ts';
 import { devClusterPlugins } from './plugins.ts';
 import { Registry } from './registry.ts';
@@ -26,6 +27,11 @@ export interface DevClusterOptions {
   logger?: Logger;
   /** Default true: demo nodes, namespaces and system pods on first start. */
   seedDemoData?: boolean;
+  /**
+   * How long a live holder of the directory's lock may take to go away before the start is refused (default 0).
+   * kapiserver's child uses it: the child of a kapiserver killed just before may still be shutting down.
+   */
+  lockWaitMs?: number;
 }
 
 export interface DevCluster {
@@ -93,10 +99,38 @@ export function startDevCluster(opts: DevClusterOptions): Promise<DevCluster> {
   return startDevClusterInternal(opts);
 }
 
+/** Takes the directory's lock, waiting up to `waitMs` for a live holder to exit. */
+async function waitForLock(dir: string, waitMs: number): Promise<DirLock> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    try {
+      return lockDir(dir, 'devcluster.lock');
+    } catch (err) {
+      if (!(err instanceof DirLockedError) || Date.now() >= deadline) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 export async function startDevClusterInternal(opts: DevClusterInternalOptions): Promise<DevClusterInternal> {
-  const host = opts.host ?? '127.0.0.1';
   const dir = join(opts.dataDir, 'devcluster');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // One dev cluster per directory: a second one would rewrite the kubeconfig and race on state.db.
+  const lock = await waitForLock(dir, opts.lockWaitMs ?? 0);
+  try {
+    return await serveDevCluster(opts, dir, lock);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
+}
+
+async function serveDevCluster(
+  opts: DevClusterInternalOptions,
+  dir: string,
+  lock: DirLock,
+): Promise<DevClusterInternal> {
+  const host = opts.host ?? '127.0.0.1';
   const pki = await ensureLocalPki(opts.dataDir);
   const token = loadOrCreateToken(dir);
   const store = new Store(join(dir, 'state.db'), { historyLimit: opts.historyLimit });
@@ -128,13 +162,19 @@ export async function startDevClusterInternal(opts: DevClusterInternalOptions): 
       serviceAccounts: new ServiceAccounts(dir, rest),
     }),
   );
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 6443, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 6443, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (err) {
+    rest.close();
+    store.close();
+    throw err;
+  }
   const port = (server.address() as AddressInfo).port;
   const shownHost =
     host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
@@ -164,6 +204,7 @@ export async function startDevClusterInternal(opts: DevClusterInternalOptions): 
         clearTimeout(force);
         rest.close();
         store.close();
+        lock.release();
       })();
       return closing;
     },

@@ -2,8 +2,9 @@
 // Generated once under <data-dir>/pki/ and reused on later starts, so kubeconfigs stay valid.
 import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it loaded first
 import { webcrypto } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import * as x509 from '@peculiar/x509';
 
@@ -20,7 +21,7 @@ export interface KeyPair {
 export interface ServingPki {
   /** PEM of the CA certificate clients must trust. */
   caPem: string;
-  /** Serving certificate and key, valid for loopback names and this host's name. */
+  /** Serving certificate and key, valid for this host's names and addresses (see servingNames). */
   serving: KeyPair;
 }
 
@@ -67,7 +68,6 @@ export async function issueServingCert(ca: KeyPair, names: string[]): Promise<Ke
   const caCert = new x509.X509Certificate(ca.certPem);
   const caKey = await importKey(ca.keyPem);
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const isIp = (n: string) => /^[\d.]+$/.test(n) || n.includes(':');
   const cert = await x509.X509CertificateGenerator.create({
     serialNumber: serial(),
     subject: 'CN=kapiserver',
@@ -85,7 +85,7 @@ export async function issueServingCert(ca: KeyPair, names: string[]): Promise<Ke
       ),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension(
-        names.map((n) => ({ type: isIp(n) ? 'ip' : 'dns', value: n }) as x509.JsonGeneralName),
+        names.map((n) => ({ type: isIP(n) ? 'ip' : 'dns', value: n }) as x509.JsonGeneralName),
       ),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
     ],
@@ -100,30 +100,61 @@ function readPair(dir: string, base: string): KeyPair | undefined {
   return { certPem: readFileSync(crt, 'utf8'), keyPem: readFileSync(key, 'utf8') };
 }
 
-function writePair(dir: string, base: string, pair: KeyPair): void {
-  writeFileSync(join(dir, `${base}.crt`), pair.certPem, { mode: 0o644 });
-  writeFileSync(join(dir, `${base}.key`), pair.keyPem, { mode: 0o600 });
+/** Writes beside and renames into place: a process reading the pair never sees a half-written file. */
+function writeAtomic(file: string, text: string, mode: number): void {
+  const draft = `${file}.${process.pid}.tmp`;
+  writeFileSync(draft, text, { mode });
+  renameSync(draft, file);
 }
 
-/** Default names a local serving certificate covers. */
-export function defaultServingNames(): string[] {
-  return [
-    ...new Set([
-      'localhost',
-      '127.0.0.1',
-      '::1',
-      hostname(),
-      'ks-apiserver',
-      'ks-apiserver.kubesphere-system.svc',
-    ]),
-  ];
+function writePair(dir: string, base: string, pair: KeyPair): void {
+  writeAtomic(join(dir, `${base}.key`), pair.keyPem, 0o600);
+  writeAtomic(join(dir, `${base}.crt`), pair.certPem, 0o644);
+}
+
+/** One spelling per address (IPv6 has many), so names compare as text. */
+function canonical(name: string): string {
+  if (isIP(name) === 6) return new URL(`http://[${name}]`).hostname.slice(1, -1);
+  return isIP(name) ? name : name.toLowerCase();
 }
 
 /**
- * Loads the local CA and serving certificate from <dataDir>/pki, creating what is missing.
- * Both kapiserver and the dev cluster call this; the second caller reuses the first's files.
+ * Names a local serving certificate covers: loopback, this host's name, every address of its network interfaces
+ * (so a kubeconfig fetched over the LAN verifies), the in-cluster service names, and `extra` (--tls-san).
  */
-export async function ensureLocalPki(dataDir: string): Promise<ServingPki> {
+export function servingNames(extra: string[] = []): string[] {
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .map((i) => i?.address)
+    .filter((a): a is string => Boolean(a));
+  return [
+    ...new Set(
+      [
+        'localhost',
+        '127.0.0.1',
+        '::1',
+        hostname(),
+        ...addresses,
+        'ks-apiserver',
+        'ks-apiserver.kubesphere-system.svc',
+        ...extra,
+      ].map(canonical),
+    ),
+  ];
+}
+
+/** The DNS names and IP addresses a certificate is valid for. */
+export function certificateNames(certPem: string): string[] {
+  const san = new x509.X509Certificate(certPem).getExtension(x509.SubjectAlternativeNameExtension);
+  return (san?.names.toJSON() ?? []).map((n) => canonical(n.value));
+}
+
+/**
+ * Loads the local CA and serving certificate from <dataDir>/pki, creating what is missing. A serving certificate
+ * that lacks a name now needed (a new address, a new --tls-san) is re-issued from the same CA, keeping its old names:
+ * kubeconfigs that trust the CA stay valid. Both kapiserver and the dev cluster call this; kapiserver first.
+ */
+export async function ensureLocalPki(dataDir: string, extraNames: string[] = []): Promise<ServingPki> {
   const dir = join(dataDir, 'pki');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   let ca = readPair(dir, 'ca');
@@ -133,8 +164,10 @@ export async function ensureLocalPki(dataDir: string): Promise<ServingPki> {
     writePair(dir, 'ca', ca);
     serving = undefined; // a new CA invalidates any old serving certificate
   }
-  if (!serving) {
-    serving = await issueServingCert(ca, defaultServingNames());
+  const needed = servingNames(extraNames);
+  const present = serving ? certificateNames(serving.certPem) : [];
+  if (!serving || needed.some((n) => !present.includes(n))) {
+    serving = await issueServingCert(ca, [...new Set([...present, ...needed])]);
     writePair(dir, 'serving', serving);
   }
   return { caPem: ca.certPem, serving };

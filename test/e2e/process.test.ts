@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { bearer, login } from '../helpers/oauth.ts';
-import { BIN, type KapiserverProcess, ROOT, startKapiserverProcess } from '../helpers/process.ts';
+import { KAPISERVER, type KapiserverProcess, ROOT, startKapiserverProcess } from '../helpers/process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-process-'));
 const running: KapiserverProcess[] = [];
@@ -141,7 +141,7 @@ test('logs never carry the Authorization header or the query string', { timeout:
 test('--config with a wrong type exits non-zero with one line naming the field', () => {
   const bad = join(dataDir, 'bad.yaml');
   writeFileSync(bad, 'authentication:\n  authenticateRateLimiterMaxTries: "many"\n');
-  const r = spawnSync(process.execPath, [BIN, '--config', bad, ...common], {
+  const r = spawnSync(process.execPath, [...KAPISERVER, '--config', bad, ...common], {
     cwd: ROOT,
     encoding: 'utf8',
     timeout: 60_000,
@@ -153,7 +153,7 @@ test('--config with a wrong type exits non-zero with one line naming the field',
 });
 
 test('--help prints usage and bad flags are refused', () => {
-  const help = spawnSync(process.execPath, [BIN, '--help'], { cwd: ROOT, encoding: 'utf8' });
+  const help = spawnSync(process.execPath, [...KAPISERVER, '--help'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(help.status, 0);
   for (const flag of [
     '--port',
@@ -166,7 +166,10 @@ test('--help prints usage and bad flags are refused', () => {
   ]) {
     assert.ok(help.stdout.includes(flag), flag);
   }
-  const bad = spawnSync(process.execPath, [BIN, '--port', 'eighty'], { cwd: ROOT, encoding: 'utf8' });
+  const bad = spawnSync(process.execPath, [...KAPISERVER, '--port', 'eighty'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--port: expected a port number/);
 });

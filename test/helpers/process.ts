@@ -3,7 +3,8 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
-export const BIN = resolve(ROOT, 'bin', 'kapiserver.mjs');
+/** node arguments that run the `kapiserver` command from the sources under test (no build step in between). */
+export const KAPISERVER = ['--import', 'tsx', resolve(ROOT, 'src', 'main.ts')];
 
 export interface KapiserverProcess {
   child: ChildProcessWithoutNullStreams;
@@ -21,7 +22,7 @@ export function startKapiserverProcess(
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 60_000,
 ): Promise<KapiserverProcess> {
-  const child = spawn(process.execPath, [BIN, '--log-level', 'info', ...args], {
+  const child = spawn(process.execPath, [...KAPISERVER, '--log-level', 'info', ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
   });

@@ -24,6 +24,8 @@ export class ClusterConnection {
   readonly dispatcher: Agent;
   private tokenCache?: { value: string; readAt: number };
   private reachable = false;
+  /** Why the last probe failed, for the log line and /readyz. */
+  private lastFailure = '';
   private versionInfo?: Record<string, unknown>;
 
   constructor(kubeConfig: KubeConfig, logger?: Logger) {
@@ -126,10 +128,33 @@ export class ClusterConnection {
       const body = await res.body.text();
       this.reachable = res.statusCode === 200;
       if (this.reachable) this.versionInfo = JSON.parse(body) as Record<string, unknown>;
-    } catch {
+      else this.lastFailure = `GET /version answered ${res.statusCode}`;
+    } catch (err) {
       this.reachable = false;
+      this.lastFailure = (err as Error).message;
     }
     return this.reachable;
+  }
+
+  /**
+   * Probes every `intervalMs` until stopped. While the orchestrator does not answer, one error line per interval says
+   * so (with the reason); the first success after that says it is back. Returns the stop function.
+   */
+  watchReachability(intervalMs: number, logger: Logger): () => void {
+    let wasReachable = this.reachable;
+    const report = () => {
+      if (this.reachable && !wasReachable) logger.info({ server: this.server }, 'orchestrator reachable');
+      if (!this.reachable)
+        logger.error(
+          { server: this.server, reason: this.lastFailure, retryInSeconds: intervalMs / 1000 },
+          'orchestrator unreachable: /readyz reports it; retrying',
+        );
+      wasReachable = this.reachable;
+    };
+    report();
+    const timer = setInterval(() => void this.probe().then(report), intervalMs);
+    timer.unref();
+    return () => clearInterval(timer);
   }
 
   get isReachable(): boolean {

@@ -1,5 +1,5 @@
 // First start: create `admin` (bound to the built-in GlobalRole platform-admin) unless it exists. The password is
-// KAPISERVER_ADMIN_PASSWORD, else `authentication.adminPassword`, else random: printed once to stdout and written to
+// KAPISERVER_ADMIN_PASSWORD, else `authentication.adminPassword`, else random: printed once to stderr and written to
 // <dataDir>/initial-admin-password (mode 0600). Never a well-known default. An existing admin is never changed.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ export const ADMIN_ROLE = 'platform-admin';
 export interface BootstrapOptions {
   configuredPassword: string;
   dataDir: string;
-  /** Where the one-time console message goes (stdout in production, a buffer in tests). */
+  /** Where the one-time console message goes (stderr in production: stdout carries only JSON log lines). */
   print?: (text: string) => void;
 }
 
@@ -55,7 +55,7 @@ export async function bootstrapAdmin(
       if (generated) {
         const file = join(opts.dataDir, 'initial-admin-password');
         writeFileSync(file, `${password}\n`, { mode: 0o600 });
-        (opts.print ?? ((t) => process.stdout.write(t)))(
+        (opts.print ?? ((t) => process.stderr.write(t)))(
           `\nCreated user "admin" with a random password (shown only this once; also in ${file}):\n\n    ${password}\n\n`,
         );
       }
