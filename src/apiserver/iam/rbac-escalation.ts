@@ -103,3 +103,23 @@ export async function checkRbacWrite(
     if (missing.length > 0) refuse(user, info, `the ${ref.kind} "${ref.name}" grants`, missing);
   }
 }
+
+/**
+ * Putting a user into a group grants them what every binding naming that group grants: the writer must hold all of
+ * it at each binding's scope (the same coverage rule as a binding write). Throws a 403 StatusError otherwise.
+ */
+export async function checkGroupsGrant(
+  authorizer: RbacAuthorizer,
+  user: UserInfo,
+  info: RequestInfo,
+  groups: readonly string[],
+): Promise<void> {
+  for (const group of groups) {
+    for (const grant of await authorizer.grantsOfGroup(group)) {
+      const held = await authorizer.rulesFor(user, grant.namespace, grant.workspace);
+      const missing = uncoveredRules(held, grant.rules);
+      if (missing.length > 0)
+        refuse(user, info, `the group "${group}" is granted by ${grant.source}`, missing);
+    }
+  }
+}

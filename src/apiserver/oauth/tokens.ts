@@ -1,5 +1,6 @@
 // Issuing, refreshing, checking and revoking token pairs, on top of the JWT issuer and the token store.
 import type { AuthenticationOptions, OAuthClient } from '../../config/index.ts';
+import { groupsConferredBy } from '../iam/user-groups.ts';
 import { UNINITIALIZED_ANNOTATION, type UserObject, type Users } from '../iam/users.ts';
 import type { UserInfo } from '../request.ts';
 import { DESCRIPTIONS, invalidGrant } from './errors.ts';
@@ -83,7 +84,7 @@ export class TokenService {
     if (!user) throw new InvalidTokenError('the user no longer exists');
     if (user.status?.state === 'Disabled') throw new InvalidTokenError(DESCRIPTIONS.notActive);
     const groups = [
-      ...(user.spec?.groups ?? []).filter((g) => typeof g === 'string'),
+      ...groupsConferredBy(user.spec?.groups),
       'system:authenticated',
     ];
     const info: UserInfo = { name: user.metadata.name, groups };

@@ -1,56 +1,117 @@
-// Escalation check for role and binding writes forwarded to the orchestrator (rbac.authorization.k8s.io roles,
+// Escalation checks for role, binding and user writes forwarded to the orchestrator (rbac.authorization.k8s.io roles,
 // clusterroles, rolebindings, clusterrolebindings; iam.kubesphere.io globalroles, workspaceroles and their bindings).
 // The orchestrator cannot check them itself: it sees kapiserver's credentials, not the user's. Users holding
 // `escalate`/`bind` on the resource pass untouched (and unbuffered). Otherwise the body (any encoding: JSON, YAML,
 // protobuf, or a patch) is buffered, the orchestrator is asked for the resulting object with a dry run, and that
-// object is checked against the rules the user holds; the real request is then sent with the buffered body.
+// object is checked against the rules the user holds; the real request is then sent with the buffered body. User
+// writes are always dry-run the same way: the resulting spec.groups may name no `system:` group and may add a group
+// only when the writer holds what that group's bindings grant (iam/user-groups.ts).
 import type { FastifyRequest } from 'fastify';
 import { request as undiciRequest } from 'undici';
 import { StatusError, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
+import { KubeError, KubeRest } from '../crds/rest.ts';
+import type { RequestInfo } from '../filters/requestinfo.ts';
+import { IAM_GROUP } from '../iam/rbac.ts';
 import { checkRbacWrite, isRbacWrite } from '../iam/rbac-escalation.ts';
+import { checkUserGroupsWrite } from '../iam/user-groups.ts';
 import { readBody } from './body.ts';
 import { forwardHeaders } from './headers.ts';
 
 const BODY_LIMIT = 1024 * 1024;
 const DRY_RUN_TIMEOUT_MS = 30_000;
+const WRITE_VERBS = new Set(['create', 'update', 'patch']);
 
 export interface GuardedBody {
   body: Buffer;
   contentType: string;
 }
 
-/** Whether the request is a role or binding write that guardRbacWrite has to look at (cheap, synchronous). */
-export function mayNeedRbacGuard(ctx: ServerContext, request: FastifyRequest): boolean {
+/** Writes of iam.kubesphere.io users (any subresource): their groups are a privilege (iam/user-groups.ts). */
+function isUserWrite(info: RequestInfo): boolean {
   return (
-    request.user !== undefined &&
-    ctx.authorizer !== undefined &&
-    ctx.config.authorization.mode === 'RBAC' &&
-    isRbacWrite(request.requestInfo)
+    info.isKubernetesRequest &&
+    info.isResourceRequest &&
+    info.apiGroup === IAM_GROUP &&
+    info.resource === 'users' &&
+    WRITE_VERBS.has(info.verb)
   );
 }
 
+/** The authorizer when escalation checks apply: RBAC mode and an authenticated caller. */
+function rbacAuthorizer(ctx: ServerContext, request: FastifyRequest) {
+  return request.user && ctx.config.authorization.mode === 'RBAC' ? ctx.authorizer : undefined;
+}
+
+/** Whether the request is a write that guardRbacWrite has to look at (cheap, synchronous). */
+export function mayNeedRbacGuard(ctx: ServerContext, request: FastifyRequest): boolean {
+  const info = request.requestInfo;
+  return isUserWrite(info) || (rbacAuthorizer(ctx, request) !== undefined && isRbacWrite(info));
+}
+
+/**
+ * Checks a forwarded role, binding or user write; returns the buffered body to send upstream, or undefined when the
+ * request goes through untouched. Throws the StatusError to answer when the write is refused.
+ */
 export async function guardRbacWrite(
   ctx: ServerContext,
   request: FastifyRequest,
 ): Promise<GuardedBody | undefined> {
   const info = request.requestInfo;
   const user = request.user;
-  const authorizer = ctx.authorizer;
-  if (!user || !authorizer || ctx.config.authorization.mode !== 'RBAC' || !isRbacWrite(info))
-    return undefined;
+  const authorizer = rbacAuthorizer(ctx, request);
+  if (isUserWrite(info)) {
+    // Every user write is looked at: system groups are refused to everyone, whatever they hold.
+    const previous = info.verb === 'create' ? undefined : await storedGroups(ctx, info);
+    const guarded = await bufferBody(request);
+    const result = rec(await dryRun(ctx, request, guarded));
+    await checkUserGroupsWrite(authorizer, user ?? { name: '', groups: [] }, info, {
+      name: info.name || String(rec(result.metadata).name ?? ''),
+      groups: rec(result.spec).groups,
+      previous,
+    });
+    return guarded;
+  }
+  if (!user || !authorizer || !isRbacWrite(info)) return undefined;
   const special = /bindings$/.test(info.resource) ? 'bind' : 'escalate';
   const may = await authorizer.authorize(user, { ...info, verb: special });
   if (may.allowed) return undefined;
+  const guarded = await bufferBody(request);
+  await checkRbacWrite(authorizer, user, info, await dryRun(ctx, request, guarded));
+  return guarded;
+}
 
+const rec = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+
+async function bufferBody(request: FastifyRequest): Promise<GuardedBody> {
   const contentType = String(request.headers['content-type'] ?? 'application/json');
-  const body = await readBody(request.body, BODY_LIMIT);
+  return { body: await readBody(request.body, BODY_LIMIT), contentType };
+}
+
+/** spec.groups of the stored user the request writes (undefined when there is none yet: an apply may create it). */
+async function storedGroups(ctx: ServerContext, info: RequestInfo): Promise<unknown> {
+  const path = `/apis/${info.apiGroup}/${info.apiVersion}/users/${encodeURIComponent(info.name)}`;
+  try {
+    return rec(rec(await new KubeRest(ctx.cluster).get(path)).spec).groups;
+  } catch (err) {
+    if (err instanceof KubeError && err.code === 404) return undefined;
+    if (err instanceof KubeError && err.code < 500)
+      throw new StatusError(err.code, err.reason ?? 'BadRequest', err.message);
+    void ctx.cluster.probe();
+    throw serviceUnavailable('the cluster API server is unavailable; retry shortly');
+  }
+}
+
+/** The object the write would store, as the orchestrator answers a dry run of it (its own Status on failure). */
+async function dryRun(ctx: ServerContext, request: FastifyRequest, guarded: GuardedBody): Promise<unknown> {
+  const info = request.requestInfo;
   const q = request.url.indexOf('?');
   const query = new URLSearchParams(q === -1 ? '' : request.url.slice(q + 1));
   query.set('dryRun', 'All');
   const headers = forwardHeaders(request.raw.headers, { authorization: ctx.cluster.authorization() });
   headers.accept = 'application/json';
-  headers['content-type'] = contentType;
+  headers['content-type'] = guarded.contentType;
   delete headers['content-length'];
   let res: Awaited<ReturnType<typeof undiciRequest>>;
   try {
@@ -58,7 +119,7 @@ export async function guardRbacWrite(
       method: request.method as 'POST',
       dispatcher: ctx.cluster.dispatcher,
       headers,
-      body,
+      body: guarded.body,
       headersTimeout: DRY_RUN_TIMEOUT_MS,
       bodyTimeout: DRY_RUN_TIMEOUT_MS,
     });
@@ -82,6 +143,5 @@ export async function guardRbacWrite(
       s.message ?? `dry run failed with ${res.statusCode}`,
     );
   }
-  await checkRbacWrite(authorizer, user, info, parsed);
-  return { body, contentType };
+  return parsed;
 }

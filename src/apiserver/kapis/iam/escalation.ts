@@ -1,31 +1,25 @@
 // Escalation checks for what the iam routes write on the caller's behalf (roles, and the bindings behind members):
 // the object is judged as if the caller wrote it through the Kubernetes API (iam/rbac-escalation.ts), so nobody
-// grants through /kapis what they do not hold themselves (unless they hold `escalate`/`bind`).
+// grants through /kapis what they do not hold themselves (unless they hold `escalate`/`bind`); the same for the groups
+// given to a user (iam/user-groups.ts).
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.ts';
 import type { RequestInfo } from '../../filters/requestinfo.ts';
 import { checkRbacWrite } from '../../iam/rbac-escalation.ts';
+import { checkUserGroupsWrite, type UserGroupsWrite } from '../../iam/user-groups.ts';
 
 export interface WriteTarget {
   group: string;
-  /** Plural of the written object's type: globalroles, clusterroles, roles, clusterrolebindings, rolebindings. */
+  /** Plural of the written object's type: globalroles, clusterroles, roles, clusterrolebindings, rolebindings, users. */
   resource: string;
   namespace: string;
   name: string;
   verb: 'create' | 'update' | 'patch';
 }
 
-/** Throws 403 when `obj` grants more than the caller holds at its scope. A no-op outside RBAC mode. */
-export async function checkEscalation(
-  ctx: ServerContext,
-  request: FastifyRequest,
-  target: WriteTarget,
-  obj: unknown,
-): Promise<void> {
-  const user = request.user;
-  const authorizer = ctx.authorizer;
-  if (!user || !authorizer || ctx.config.authorization.mode !== 'RBAC') return;
-  const info: RequestInfo = {
+/** The request as if the caller wrote the target through the Kubernetes API. */
+function targetInfo(request: FastifyRequest, target: WriteTarget): RequestInfo {
+  return {
     ...request.requestInfo,
     isResourceRequest: true,
     isKubernetesRequest: true,
@@ -40,5 +34,39 @@ export async function checkEscalation(
     name: target.name,
     resourceScope: target.namespace ? 'Namespace' : 'Cluster',
   };
-  await checkRbacWrite(authorizer, user, info, obj);
+}
+
+/** The authorizer when escalation checks apply (RBAC mode, an authenticated caller). */
+function rbacAuthorizer(ctx: ServerContext, request: FastifyRequest) {
+  return request.user && ctx.config.authorization.mode === 'RBAC' ? ctx.authorizer : undefined;
+}
+
+/** Throws 403 when `obj` grants more than the caller holds at its scope. A no-op outside RBAC mode. */
+export async function checkEscalation(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  target: WriteTarget,
+  obj: unknown,
+): Promise<void> {
+  const authorizer = rbacAuthorizer(ctx, request);
+  if (!authorizer || !request.user) return;
+  await checkRbacWrite(authorizer, request.user, targetInfo(request, target), obj);
+}
+
+/** 422 for a `system:` group in a user's groups; 403 for an added group granting more than the caller holds. */
+export async function checkUserGroups(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  verb: WriteTarget['verb'],
+  write: UserGroupsWrite,
+): Promise<void> {
+  const target: WriteTarget = {
+    group: 'iam.kubesphere.io',
+    resource: 'users',
+    namespace: '',
+    name: write.name,
+    verb,
+  };
+  const writer = request.user ?? { name: '', groups: [] };
+  await checkUserGroupsWrite(rbacAuthorizer(ctx, request), writer, targetInfo(request, target), write);
 }

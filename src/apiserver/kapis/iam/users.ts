@@ -35,7 +35,7 @@ import {
   USERS,
   VERSION,
 } from './common.ts';
-import { checkEscalation } from './escalation.ts';
+import { checkEscalation, checkUserGroups } from './escalation.ts';
 import { templatesOf } from './role-body.ts';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD, PasswordReset, SuccessSchema, UserSchema } from './schemas.ts';
 
@@ -205,6 +205,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
     },
     handler: async (request) => {
       const f = userFields(request.body);
+      await checkUserGroups(deps.ctx, request, 'create', { name: f.name, groups: f.spec.groups });
       if (f.globalRole) await checkGlobalRole(request, f.name, f.globalRole);
       const plain = rec(rec(request.body).spec).password;
       const spec: Rec = { ...f.spec };
@@ -246,6 +247,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
       let updated: KubeObject | undefined;
       for (let attempt = 0; !updated; attempt++) {
         const current = (await rest.get(userPath(user)).catch(fail(user))) as KubeObject;
+        const previous = rec(current.spec).groups;
+        await checkUserGroups(deps.ctx, request, 'update', { name: user, groups: f.spec.groups, previous });
         const spec = { ...f.spec, password: rec(current.spec).password };
         if (spec.password === undefined) delete spec.password;
         const next: KubeObject = {
