@@ -102,3 +102,26 @@ test(
     assert.equal(locked.body.error_description, 'auth rate limit exceeded');
   },
 );
+
+test(
+  'a password change through one replica ends the sessions on the other at once (access and refresh)',
+  opts,
+  async () => {
+    await createUser(a, 'replica-pw', 'Passw0rd-replica-pw');
+    const t = await login(b, 'replica-pw', 'Passw0rd-replica-pw');
+    const admin = await login(a);
+    const r = await fetch(`${a.url}/kapis/iam.kubesphere.io/v1alpha2/users/replica-pw/password`, {
+      method: 'PUT',
+      headers: { ...bearer(admin), 'content-type': 'application/json' },
+      body: JSON.stringify({ password: 'Passw0rd-replica-pw-2' }),
+    });
+    assert.equal(r.status, 200);
+    assert.equal((await me(b, t.access_token)).status, 401);
+    const refreshed = await postToken(b.url, {
+      grant_type: 'refresh_token',
+      refresh_token: t.refresh_token,
+      ...form(),
+    });
+    assert.equal(refreshed.status, 400);
+  },
+);

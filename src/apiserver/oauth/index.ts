@@ -1,4 +1,5 @@
 export { ClientRegistry } from './clients.ts';
+export { bearerToken } from './credentials.ts';
 export { OAuthError, type OAuthErrorBody } from './errors.ts';
 export { InvalidTokenError, type TokenClaims, TokenIssuer } from './jwt.ts';
 export { OAUTH_BODY_LIMIT, registerOAuthRoutes } from './routes.ts';

@@ -1,6 +1,7 @@
 // Access and refresh tokens as KubeSphere issues them: HS256 JWTs signed with jwtSecret, claims `username`,
 // `token_type`, `sub`, `iss`, `iat`, `exp` (absent when the lifetime is 0), optional `extra`; plus a random `jti`
-// so two tokens issued in the same second differ (the token store keys on the token).
+// so two tokens issued in the same second differ (the token store keys on the token), and kapiserver's binding of
+// the token to one User object and its credentials: `uid` and `cred` (see ./credentials.ts).
 // Verification runs on every request, so it is a synchronous node:crypto HMAC with a key object made once, checked
 // as strictly as jose's jwtVerify (which goes through WebCrypto: key import plus an async job per call, several
 // times the cost); issuing (rare) still uses jose.
@@ -17,6 +18,10 @@ export interface TokenClaims {
   /** Seconds since the epoch; undefined = never expires. */
   expiresAt?: number;
   extra?: Record<string, string[]>;
+  /** metadata.uid of the User the token was issued to. */
+  uid?: string;
+  /** The credential generation of that User when the token was issued (./credentials.ts). */
+  cred?: string;
 }
 
 /** A token that must be refused; `reason` is safe to show the client (it never contains the token). */
@@ -80,10 +85,14 @@ export class TokenIssuer {
     tokenType: TokenType;
     ttlMs: number;
     extra?: Record<string, string[]>;
+    uid?: string;
+    cred?: string;
   }): Promise<{ token: string; claims: TokenClaims }> {
     const now = Math.floor(Date.now() / 1000);
     const payload: Record<string, unknown> = { username: opts.username, token_type: opts.tokenType };
     if (opts.extra && Object.keys(opts.extra).length > 0) payload.extra = opts.extra;
+    if (opts.uid) payload.uid = opts.uid;
+    if (opts.cred) payload.cred = opts.cred;
     const jwt = new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(this.opts.issuer())
@@ -102,6 +111,8 @@ export class TokenIssuer {
         issuedAt: now,
         expiresAt,
         extra: opts.extra,
+        uid: opts.uid,
+        cred: opts.cred,
       },
     };
   }
@@ -170,6 +181,8 @@ export class TokenIssuer {
         issuedAt: iat,
         expiresAt: payload.exp as number | undefined,
         extra: validExtra(payload.extra),
+        uid: typeof payload.uid === 'string' ? payload.uid : undefined,
+        cred: typeof payload.cred === 'string' ? payload.cred : undefined,
       }),
     };
   }

@@ -3,8 +3,9 @@ import type { AuthenticationOptions, OAuthClient } from '../../config/index.ts';
 import { groupsConferredBy } from '../iam/user-groups.ts';
 import { UNINITIALIZED_ANNOTATION, type UserObject, type Users } from '../iam/users.ts';
 import type { UserInfo } from '../request.ts';
+import { credentialGeneration, keptTokensOwner } from './credentials.ts';
 import { DESCRIPTIONS, invalidGrant } from './errors.ts';
-import { InvalidTokenError, type TokenIssuer } from './jwt.ts';
+import { InvalidTokenError, type TokenClaims, type TokenIssuer } from './jwt.ts';
 import type { TokenStore } from './store/index.ts';
 
 export interface TokenResponse {
@@ -34,8 +35,20 @@ export class TokenService {
         ? { [UNINITIALIZED_ANNOTATION]: ['true'] }
         : undefined;
     if (!this.options().multipleLogin) await this.store.revokeAll(username);
-    const access = await this.issuer.issue({ username, tokenType: 'access_token', ttlMs: accessMs, extra });
-    const refresh = await this.issuer.issue({ username, tokenType: 'refresh_token', ttlMs: refreshMs });
+    const binding = { uid: user.metadata.uid, cred: credentialGeneration(user) };
+    const access = await this.issuer.issue({
+      username,
+      tokenType: 'access_token',
+      ttlMs: accessMs,
+      extra,
+      ...binding,
+    });
+    const refresh = await this.issuer.issue({
+      username,
+      tokenType: 'refresh_token',
+      ttlMs: refreshMs,
+      ...binding,
+    });
     await this.store.add(username, access.token, accessMs);
     await this.store.add(username, refresh.token, refreshMs);
     return {
@@ -61,14 +74,21 @@ export class TokenService {
     }
     if (claims.tokenType !== 'refresh_token')
       throw invalidGrant('invalid refresh token: not a refresh token');
+    // The binding first: a refresh token outdated by a credential change, a deletion or a recreation is refused
+    // without counting as reuse (which would also end a session kept across a password change).
+    const user = this.users.get(claims.username);
+    if (!user || user.metadata.uid !== claims.uid) {
+      throw invalidGrant('invalid refresh token: the user no longer exists');
+    }
+    if (credentialGeneration(user) !== claims.cred) {
+      throw invalidGrant("invalid refresh token: the user's credentials have changed; log in again");
+    }
+    // A lockout (AuthLimitExceeded) is about new password logins, often by someone else: sessions go on.
+    if (user.status?.state === 'Disabled') throw invalidGrant(DESCRIPTIONS.notActive);
     if (!(await this.store.consume(claims.username, refreshToken))) {
       await this.store.revokeAll(claims.username);
       throw invalidGrant('invalid refresh token: already used or revoked');
     }
-    const user = this.users.get(claims.username);
-    if (!user) throw invalidGrant('invalid refresh token: the user no longer exists');
-    const state = user.status?.state;
-    if (state !== undefined && state !== 'Active') throw invalidGrant(DESCRIPTIONS.notActive);
     return this.issue(user, client);
   }
 
@@ -81,12 +101,10 @@ export class TokenService {
       throw new InvalidTokenError('token has been revoked or is unknown');
     }
     const user = this.users.get(claims.username);
-    if (!user) throw new InvalidTokenError('the user no longer exists');
+    if (!user || user.metadata.uid !== claims.uid) throw new InvalidTokenError('the user no longer exists');
     if (user.status?.state === 'Disabled') throw new InvalidTokenError(DESCRIPTIONS.notActive);
-    const groups = [
-      ...groupsConferredBy(user.spec?.groups),
-      'system:authenticated',
-    ];
+    await this.checkCredentials(user, claims, token);
+    const groups = [...groupsConferredBy(user.spec?.groups), 'system:authenticated'];
     const info: UserInfo = { name: user.metadata.name, groups };
     if (user.metadata.uid) info.uid = user.metadata.uid;
     if (claims.extra && Object.keys(claims.extra).length > 0) info.extra = claims.extra;
@@ -105,5 +123,42 @@ export class TokenService {
 
   revokeAll(username: string): Promise<void> {
     return this.store.revokeAll(username);
+  }
+
+  /**
+   * After a password change, a disable or a deletion: revokes every token of the user in the store, so the change
+   * holds at once on every replica sharing it, before any informer has seen the new User (the uid and credential
+   * checks then hold for good). `keep`: an access token of this user to leave working (a self-service password
+   * change that asked for it); `user` is the User as written, its new credentials are those the token is re-admitted
+   * for. The kept token's refresh token is not kept: when the access token expires, the user logs in again.
+   */
+  async revokeAfterCredentialChange(user: UserObject, keep?: string): Promise<void> {
+    const name = user.metadata.name;
+    const keptLifeMs = keep ? await this.activeAccessTokenLife(name, keep) : undefined;
+    await this.store.revokeAll(name);
+    if (keep === undefined || keptLifeMs === undefined) return;
+    await this.store.add(keptTokensOwner(name, credentialGeneration(user)), keep, keptLifeMs);
+    await this.store.add(name, keep, keptLifeMs);
+  }
+
+  /** Remaining lifetime (ms; 0 = until revoked) of an active access token of `username`; undefined for any other. */
+  private async activeAccessTokenLife(username: string, token: string): Promise<number | undefined> {
+    const claims = await this.issuer.verify(token).catch(() => undefined);
+    if (claims?.username !== username || claims.tokenType !== 'access_token') return undefined;
+    if (!(await this.store.isActive(username, token))) return undefined;
+    if (claims.expiresAt === undefined) return 0;
+    const ms = claims.expiresAt * 1000 - Date.now();
+    return ms > 0 ? ms : undefined;
+  }
+
+  /**
+   * The token must have been issued for the user's current credentials, or have been kept across their change.
+   * (The uid was checked by the caller.)
+   */
+  private async checkCredentials(user: UserObject, claims: TokenClaims, token: string): Promise<void> {
+    const generation = credentialGeneration(user);
+    if (claims.cred === generation) return;
+    if (await this.store.isActive(keptTokensOwner(user.metadata.name, generation), token)) return;
+    throw new InvalidTokenError("the user's credentials have changed; log in again");
   }
 }

@@ -7,6 +7,8 @@ import { badRequest, notFound } from '../../../k8s/status.ts';
 import type { Entry, KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../crds/rest.ts';
 import { hashPassword, verifyPassword } from '../../iam/password.ts';
+import type { UserObject } from '../../iam/users.ts';
+import { bearerToken } from '../../oauth/index.ts';
 import { parseListQuery } from '../query.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
@@ -273,6 +275,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
           if (!(err instanceof KubeError && err.code === 409 && attempt < 3)) fail(user)(err);
         }
       }
+      // A disable ends the user's sessions at once on every replica, before any informer has seen it.
+      if (state === 'Disabled') await deps.ctx.oauth?.tokens?.revokeAll(user);
       if (!rebind) return (await presenter())(updated);
       await globalRoles.setRole('', user, f.globalRole!);
       return presentUser(updated, GLOBALROLE_ANNOTATION, f.globalRole);
@@ -291,6 +295,8 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
     handler: async (request) => {
       const { user } = request.params as { user: string };
       await rest.delete(userPath(user)).catch(fail(user));
+      // At once on every replica, before any informer has seen the deletion.
+      await deps.ctx.oauth?.tokens?.revokeAll(user);
       return success;
     },
   });
@@ -324,7 +330,14 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
       if (current.metadata?.annotations && UNINITIALIZED in current.metadata.annotations) {
         patch.metadata = { annotations: { [UNINITIALIZED]: null } };
       }
-      await rest.mergePatch(userPath(user), patch).catch(fail(user));
+      const updated = await rest.mergePatch(userPath(user), patch).catch(fail(user));
+      // Every token of the user stops working at once (on every replica); a self-service change keeps the caller's
+      // own token only when asked to with ?keepToken=true.
+      const keep = request.user?.name === user && rec(request.query).keepToken === 'true';
+      await deps.ctx.oauth?.tokens?.revokeAfterCredentialChange(
+        updated as UserObject,
+        keep ? bearerToken(request.headers.authorization) : undefined,
+      );
       return success;
     },
   });
