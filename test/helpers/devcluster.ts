@@ -40,8 +40,11 @@ export interface DevClusterProcess extends DevCluster {
   output: () => string;
 }
 
-/** Runs `kapiserver devcluster` as a child process on a free port and waits until it listens. */
-export function startDevClusterProcess(dataDir: string, timeoutMs = 60_000): Promise<DevClusterProcess> {
+/** Runs `kapiserver devcluster` as a child process (default: on a free port) and waits until it listens. */
+export function startDevClusterProcess(
+  dataDir: string,
+  { port = 0, timeoutMs = 60_000 }: { port?: number; timeoutMs?: number } = {},
+): Promise<DevClusterProcess> {
   const child = spawn(
     process.execPath,
     [
@@ -52,7 +55,7 @@ export function startDevClusterProcess(dataDir: string, timeoutMs = 60_000): Pro
       '--data-dir',
       dataDir,
       '--port',
-      '0',
+      String(port),
       '--log-level',
       'info',
     ],
@@ -72,7 +75,8 @@ export function startDevClusterProcess(dataDir: string, timeoutMs = 60_000): Pro
     }, timeoutMs);
     const onData = (d: Buffer) => {
       out += d.toString();
-      const m = /listening on (https:\/\/\S+)/.exec(out);
+      // The JSON log line (stdout); the banner for people goes to stderr.
+      const m = /"url":"(https:\/\/[^"]+)".*"msg":"dev cluster listening"/.exec(out);
       if (!m) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
