@@ -2,7 +2,8 @@
 // over undici: a connection pool of its own with the cluster's TLS settings (kubeconfig CA, keep-alive), request and
 // response bodies streamed both ways (a catch-all content-type parser hands fastify's raw stream through unparsed),
 // no body timeout (watches and `logs -f` stream as long as both ends want), no retries, and a client that goes
-// away destroys the upstream response, which aborts the upstream request.
+// away destroys the upstream response, which aborts the upstream request. Responses about users go through the
+// credential filter (user-filter.ts).
 
 import replyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,6 +14,7 @@ import { forwardHeaders, responseHeaders } from './headers.ts';
 import { registerKubeconfigRoute } from './kubeconfig.ts';
 import { guardRbacWrite, mayNeedRbacGuard } from './rbac-guard.ts';
 import { answerLocally, isAnsweredLocally } from './reviews.ts';
+import { isUserRequest, sendWithoutCredentials, userAccept } from './user-filter.ts';
 
 /** Paths served by forwarding. `/openapi/*`: kubectl apply/explain download the orchestrator's documents. */
 export const FORWARDED_ROUTES = ['/api', '/api/*', '/apis', '/apis/*', '/openapi/*'];
@@ -104,16 +106,25 @@ export function registerProxy(app: FastifyInstance, ctx: ServerContext): void {
         // Node sends headers with the first body chunk; watch clients wait for the headers before the first event.
         reply.raw.once('pipe', () => reply.raw.flushHeaders());
       }
-      if (!guarded) return reply.from(undefined, options);
-      // A role or binding write checked against a buffered body: that body is what goes upstream.
+      const users = isUserRequest(request.requestInfo);
+      if (!guarded && !users) return reply.from(undefined, options);
+      // A checked write goes upstream with the buffered body it was checked against; a users request asks for
+      // uncompressed JSON and answers through the credential filter.
+      const accept = users ? userAccept(request.headers.accept) : undefined;
       return reply.from(undefined, {
         ...options,
-        body: guarded.body,
-        contentType: guarded.contentType,
+        ...(guarded ? { body: guarded.body, contentType: guarded.contentType } : {}),
+        ...(users ? { onResponse: sendWithoutCredentials } : {}),
         rewriteRequestHeaders: (req, headers) => {
           const out = upstreamHeaders(req, headers);
-          out['content-type'] = guarded.contentType;
-          out['content-length'] = String(guarded.body.length);
+          if (guarded) {
+            out['content-type'] = guarded.contentType;
+            out['content-length'] = String(guarded.body.length);
+          }
+          if (accept) {
+            out.accept = accept;
+            out['accept-encoding'] = 'identity';
+          }
           return out;
         },
       });

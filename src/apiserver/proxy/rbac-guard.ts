@@ -17,6 +17,7 @@ import { checkRbacWrite, isRbacWrite } from '../iam/rbac-escalation.ts';
 import { checkUserGroupsWrite } from '../iam/user-groups.ts';
 import { readBody } from './body.ts';
 import { forwardHeaders } from './headers.ts';
+import { withStoredPassword } from './user-filter.ts';
 
 const BODY_LIMIT = 1024 * 1024;
 const DRY_RUN_TIMEOUT_MS = 30_000;
@@ -62,13 +63,17 @@ export async function guardRbacWrite(
   const authorizer = rbacAuthorizer(ctx, request);
   if (isUserWrite(info)) {
     // Every user write is looked at: system groups are refused to everyone, whatever they hold.
-    const previous = info.verb === 'create' ? undefined : await storedGroups(ctx, info);
-    const guarded = await bufferBody(request);
+    const stored = info.verb === 'create' ? undefined : await storedSpec(ctx, info);
+    // Readers never see the stored password (user-filter.ts): an update of what they read keeps it.
+    const guarded =
+      info.verb === 'update'
+        ? withStoredPassword(await bufferBody(request), stored)
+        : await bufferBody(request);
     const result = rec(await dryRun(ctx, request, guarded));
     await checkUserGroupsWrite(authorizer, user ?? { name: '', groups: [] }, info, {
       name: info.name || String(rec(result.metadata).name ?? ''),
       groups: rec(result.spec).groups,
-      previous,
+      previous: stored?.groups,
     });
     return guarded;
   }
@@ -89,11 +94,14 @@ async function bufferBody(request: FastifyRequest): Promise<GuardedBody> {
   return { body: await readBody(request.body, BODY_LIMIT), contentType };
 }
 
-/** spec.groups of the stored user the request writes (undefined when there is none yet: an apply may create it). */
-async function storedGroups(ctx: ServerContext, info: RequestInfo): Promise<unknown> {
+/** spec of the stored user the request writes (undefined when there is none yet: an apply may create it). */
+async function storedSpec(
+  ctx: ServerContext,
+  info: RequestInfo,
+): Promise<Record<string, unknown> | undefined> {
   const path = `/apis/${info.apiGroup}/${info.apiVersion}/users/${encodeURIComponent(info.name)}`;
   try {
-    return rec(rec(await new KubeRest(ctx.cluster).get(path)).spec).groups;
+    return rec(rec(await new KubeRest(ctx.cluster).get(path)).spec);
   } catch (err) {
     if (err instanceof KubeError && err.code === 404) return undefined;
     if (err instanceof KubeError && err.code < 500)

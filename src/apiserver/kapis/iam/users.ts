@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../../../k8s/status.ts';
 import type { Entry, KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../crds/rest.ts';
 import { hashPassword, verifyPassword } from '../../iam/password.ts';
+import { withoutCredentials } from '../../iam/user-credentials.ts';
 import type { UserObject } from '../../iam/users.ts';
 import { bearerToken } from '../../oauth/index.ts';
 import { parseListQuery } from '../query.ts';
@@ -46,16 +47,14 @@ export const GLOBALROLE_ANNOTATION = 'iam.kubesphere.io/globalrole';
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UserParam = Type.Object({ user: Type.String({ description: 'User name' }) });
 
-/** The user as served: no password, plus an annotation naming the user's role in some scope when given. */
+/** The user as served: no credential, plus an annotation naming the user's role in some scope when given. */
 export function presentUser(obj: KubeObject, annotation?: string, role?: string): KubeObject {
-  const spec = rec(obj.spec);
-  delete spec.password;
-  delete spec.encryptedPassword;
+  const shown = withoutCredentials(obj) as KubeObject;
   if (annotation && role) {
-    if (!obj.metadata) obj.metadata = {};
-    obj.metadata.annotations = { ...(obj.metadata.annotations ?? {}), [annotation]: role };
+    if (!shown.metadata) shown.metadata = {};
+    shown.metadata.annotations = { ...(shown.metadata.annotations ?? {}), [annotation]: role };
   }
-  return obj;
+  return shown;
 }
 
 function checkPassword(field: string, value: unknown): string {
