@@ -83,6 +83,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   const oauth = startOAuth(ctx);
   ctx.oauth = oauth;
   readiness.register('oauth', () => oauth.isReady());
+  // Without its token store (Redis down) no login or bearer check can be answered: not ready.
+  readiness.register('token-store', () => oauth.store.healthy());
   metrics.addHealthCheck('token-store', () => oauth.store.healthy());
   closers.push(() => oauth.close());
   await startWait(oauth.ready);

@@ -5,6 +5,10 @@ import { createServer } from 'node:net';
 export interface TestRedis {
   port: number;
   stop(): Promise<void>;
+  /** SIGSTOP: the connection stays open but nothing answers (a hung Redis). */
+  pause(): void;
+  /** SIGCONT after pause(). */
+  resume(): void;
 }
 
 /** Why Redis tests cannot run here, or undefined when redis-server is available. */
@@ -27,14 +31,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<TestRedis> {
+/** Starts redis-server on a free port, or on `port` (e.g. to bring a stopped one back where its clients look). */
+export async function startRedis(port?: number): Promise<TestRedis> {
   for (let attempt = 0; attempt < 5; attempt++) {
-    const port = await freePort();
+    const p = port ?? (await freePort());
     const child: ChildProcess = spawn(
       'redis-server',
       [
         '--port',
-        String(port),
+        String(p),
         '--bind',
         '127.0.0.1',
         '--save',
@@ -53,7 +58,7 @@ export async function startRedis(): Promise<TestRedis> {
     const started = await new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 10_000);
       const poll = setInterval(() => {
-        const r = spawnSync('redis-cli', ['-p', String(port), 'ping'], { encoding: 'utf8' });
+        const r = spawnSync('redis-cli', ['-p', String(p), 'ping'], { encoding: 'utf8' });
         if (r.stdout?.trim() === 'PONG') {
           clearInterval(poll);
           clearTimeout(timer);
@@ -68,15 +73,18 @@ export async function startRedis(): Promise<TestRedis> {
     });
     if (!started) {
       child.kill('SIGKILL');
-      if (/Address already in use/.test(out)) continue;
+      if (/Address already in use/.test(out) && port === undefined) continue;
       throw new Error(`redis-server did not start: ${out.slice(0, 500)}`);
     }
     return {
-      port,
+      port: p,
+      pause: () => child.kill('SIGSTOP'),
+      resume: () => child.kill('SIGCONT'),
       stop: () =>
         new Promise<void>((resolve) => {
           if (child.exitCode !== null) return resolve();
           child.once('exit', () => resolve());
+          child.kill('SIGCONT');
           child.kill('SIGTERM');
           setTimeout(() => child.kill('SIGKILL'), 3000).unref();
         }),

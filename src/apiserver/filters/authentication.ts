@@ -49,8 +49,10 @@ export function authenticationFilter(ctx: ServerContext) {
     try {
       request.user = await authenticateHeaders(ctx, path, request.headers);
     } catch (err) {
-      if ((err as { code?: number }).code === 401)
-        reply.header('www-authenticate', 'Bearer realm="kapiserver"');
+      const code = (err as { code?: number }).code;
+      if (code === 401) reply.header('www-authenticate', 'Bearer realm="kapiserver"');
+      // The token store is down: tell clients when to try again.
+      if (code === 503) reply.header('retry-after', '5');
       throw err;
     }
   };

@@ -8,7 +8,8 @@ export type OAuthErrorCode =
   | 'unsupported_grant_type'
   | 'unsupported_token_type'
   | 'invalid_scope'
-  | 'server_error';
+  | 'server_error'
+  | 'temporarily_unavailable';
 
 export interface OAuthErrorBody {
   error: OAuthErrorCode;
@@ -50,6 +51,13 @@ export const unsupportedGrantType = (grantType: string) =>
   new OAuthError(400, 'unsupported_grant_type', `unsupported grant type "${grantType.slice(0, 64)}"`);
 export const serverError = (description = 'the server could not complete the request') =>
   new OAuthError(500, 'server_error', description);
+
+/** A dependency (the token store) is down: 503 with Retry-After, so clients retry instead of giving up. */
+export const TOKEN_STORE_RETRY_AFTER_SECONDS = 5;
+export const temporarilyUnavailable = (description: string) =>
+  new OAuthError(503, 'temporarily_unavailable', description, {
+    'retry-after': String(TOKEN_STORE_RETRY_AFTER_SECONDS),
+  });
 
 /** KubeSphere's descriptions, kept word for word because clients (the console) match on them. */
 export const DESCRIPTIONS = {

@@ -9,11 +9,13 @@ import {
   invalidRequest,
   OAuthError,
   serverError,
+  temporarilyUnavailable,
   unsupportedGrantType,
 } from './errors.ts';
 import { type Form, parseBasicAuth, parseForm } from './form.ts';
 import { logoutRedirectAllowed } from './logout-redirect.ts';
 import type { OAuthService } from './service.ts';
+import { TokenStoreUnavailableError } from './store/index.ts';
 
 /** Token requests are a few hundred bytes; anything this large is not one. */
 export const OAUTH_BODY_LIMIT = 64 * 1024;
@@ -31,7 +33,9 @@ function oauthErrorHandler(ctx: ServerContext) {
     if (err instanceof StatusError) return reply.code(err.code).type('application/json').send(err.toStatus());
     let e: OAuthError;
     if (err instanceof OAuthError) e = err;
-    else {
+    else if (err instanceof TokenStoreUnavailableError) {
+      e = temporarilyUnavailable('the token store is unavailable; retry shortly');
+    } else {
       const code = (err as FastifyError).statusCode ?? 500;
       if (code === 413) e = invalidRequest(`the request body is larger than ${OAUTH_BODY_LIMIT} bytes`, 413);
       else if (code === 415) e = invalidRequest(`the request body must be ${FORM_TYPE}`, 415);
@@ -63,7 +67,7 @@ function clientInfo(request: FastifyRequest) {
 
 function ensureReady(oauth: OAuthService) {
   if (!oauth.isReady() || !oauth.tokens) {
-    throw new OAuthError(503, 'server_error', 'token issuance is starting; retry shortly', {
+    throw new OAuthError(503, 'temporarily_unavailable', 'token issuance is starting; retry shortly', {
       'retry-after': '2',
     });
   }

@@ -8,7 +8,7 @@ import type { TokenStore } from './types.ts';
 
 export { LocalTokenStore } from './local.ts';
 export { RedisTokenStore } from './redis.ts';
-export { type TokenStore, tokenKey } from './types.ts';
+export { type TokenStore, TokenStoreUnavailableError, tokenKey } from './types.ts';
 
 /**
  * Redis when the configuration has a `redis` section (several replicas share it); otherwise the local store in

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisOptions } from '../../../config/index.ts';
-import { type TokenStore, tokenKey } from './types.ts';
+import { type TokenStore, TokenStoreUnavailableError, tokenKey } from './types.ts';
 
 const ADD = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
@@ -29,6 +29,12 @@ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return redis.call('ZCARD', KEYS[1])`;
 
+/**
+ * Longest a store call waits for Redis (queued while reconnecting, or sent to a Redis that does not answer): a login
+ * or a bearer check then answers 503 well within a client's patience instead of hanging.
+ */
+export const REDIS_COMMAND_TIMEOUT_MS = 500;
+
 const tokensKey = (u: string) => `kubesphere:user:${u}:tokens`;
 const failuresKey = (u: string) => `kapiserver:user:${u}:login-failures`;
 const lockKey = (u: string) => `kapiserver:user:${u}:locked`;
@@ -44,10 +50,12 @@ export class RedisTokenStore implements TokenStore {
       password: opts.password || undefined,
       db: opts.db,
       lazyConnect: false,
-      maxRetriesPerRequest: 2,
-      // Fail requests fast while Redis is down instead of queueing logins behind a dead connection.
+      // Commands wait (queued while reconnecting) at most REDIS_COMMAND_TIMEOUT_MS, then fail: requests answer 503
+      // fast while Redis is down or hung, and a reconnect shorter than that goes unnoticed.
+      commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
+      maxRetriesPerRequest: 1,
       enableOfflineQueue: true,
-      connectTimeout: 5000,
+      connectTimeout: 2000,
     });
     let lastError = '';
     this.redis.on('error', (err: Error) => {
@@ -71,49 +79,82 @@ export class RedisTokenStore implements TokenStore {
   }
 
   async add(username: string, token: string, ttlMs: number): Promise<void> {
-    const now = Date.now();
-    await this.call('ksAddToken', tokensKey(username), tokenKey(token), ttlMs > 0 ? now + ttlMs : 'inf', now);
+    return this.guard(async () => {
+      const now = Date.now();
+      await this.call(
+        'ksAddToken',
+        tokensKey(username),
+        tokenKey(token),
+        ttlMs > 0 ? now + ttlMs : 'inf',
+        now,
+      );
+    });
   }
 
   async isActive(username: string, token: string): Promise<boolean> {
-    const score = await this.redis.zscore(tokensKey(username), tokenKey(token));
-    if (score === null) return false;
-    return score === 'inf' || Number(score) > Date.now();
+    return this.guard(async () => {
+      const score = await this.redis.zscore(tokensKey(username), tokenKey(token));
+      if (score === null) return false;
+      return score === 'inf' || Number(score) > Date.now();
+    });
   }
 
   async consume(username: string, token: string): Promise<boolean> {
-    return (await this.call('ksConsumeToken', tokensKey(username), tokenKey(token), Date.now())) === 1;
+    return this.guard(async () => {
+      return (await this.call('ksConsumeToken', tokensKey(username), tokenKey(token), Date.now())) === 1;
+    });
   }
 
   async revoke(username: string, token: string): Promise<void> {
-    await this.redis.zrem(tokensKey(username), tokenKey(token));
+    return this.guard(async () => {
+      await this.redis.zrem(tokensKey(username), tokenKey(token));
+    });
   }
 
   async revokeAll(username: string): Promise<void> {
-    await this.redis.del(tokensKey(username));
+    return this.guard(async () => {
+      await this.redis.del(tokensKey(username));
+    });
   }
 
   async recordFailure(username: string, windowMs: number): Promise<number> {
-    const id = `${Date.now()}-${randomBytes(6).toString('hex')}`;
-    return Number(await this.call('ksLoginFailure', failuresKey(username), Date.now(), windowMs, id));
+    return this.guard(async () => {
+      const id = `${Date.now()}-${randomBytes(6).toString('hex')}`;
+      return Number(await this.call('ksLoginFailure', failuresKey(username), Date.now(), windowMs, id));
+    });
   }
 
   async lock(username: string, durationMs: number): Promise<void> {
-    await this.redis
-      .multi()
-      .set(lockKey(username), String(Date.now() + durationMs), 'PX', Math.max(1, durationMs))
-      .del(failuresKey(username))
-      .exec();
+    return this.guard(async () => {
+      await this.redis
+        .multi()
+        .set(lockKey(username), String(Date.now() + durationMs), 'PX', Math.max(1, durationMs))
+        .del(failuresKey(username))
+        .exec();
+    });
   }
 
   async lockedUntil(username: string): Promise<number | undefined> {
-    const v = await this.redis.get(lockKey(username));
-    if (v === null) return undefined;
-    const until = Number(v);
-    return until > Date.now() ? until : undefined;
+    return this.guard(async () => {
+      const v = await this.redis.get(lockKey(username));
+      if (v === null) return undefined;
+      const until = Number(v);
+      return until > Date.now() ? until : undefined;
+    });
+  }
+
+  /** Any failure of a store call is the store being unavailable (the scripts and commands themselves cannot fail). */
+  private async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw new TokenStoreUnavailableError(err);
+    }
   }
 
   async healthy(): Promise<boolean> {
+    // Not connected: no need to wait for a ping to time out.
+    if (this.redis.status !== 'ready') return false;
     try {
       return (await this.redis.ping()) === 'PONG';
     } catch {

@@ -25,6 +25,17 @@ export interface TokenStore {
   close(): Promise<void>;
 }
 
+/**
+ * The store's backing service did not answer in time (Redis down, unreachable or hung). Nothing can be decided
+ * without it, so callers fail closed with 503 and Retry-After, never 500 and never a request left hanging.
+ */
+export class TokenStoreUnavailableError extends Error {
+  constructor(cause?: unknown) {
+    super('the token store is unavailable', { cause });
+    this.name = 'TokenStoreUnavailableError';
+  }
+}
+
 /** Tokens are stored as digests: a copy of the store (a Redis dump) does not hand out usable tokens. */
 export function tokenKey(token: string): string {
   return createHash('sha256').update(token).digest('base64url');
