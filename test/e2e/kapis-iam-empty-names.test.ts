@@ -159,3 +159,19 @@ test('named deletes still work, and built-in platform roles are still refused by
   assert.equal(builtin.status, 403, builtin.body);
   assert.equal((await s.kube('GET', `${IAM}/globalroles/platform-admin`)).status, 200);
 });
+
+test('through /apis too: no collection delete of users or global roles, no delete of a built-in role', async () => {
+  const before = await snapshot();
+  for (const token of [uma, s.token]) {
+    for (const path of [`${IAM}/users`, `${IAM}/globalroles`, `${IAM}/globalroles?labelSelector=`]) {
+      const r = await raw('DELETE', path, token);
+      assert.equal(r.status, 405, `DELETE ${path}: ${r.body}`);
+      assert.equal(JSON.parse(r.body).kind, 'Status');
+    }
+    for (const role of ['platform-admin', 'users-manager', 'role-template-manage-users']) {
+      const r = await raw('DELETE', `${IAM}/globalroles/${role}`, token);
+      assert.equal(r.status, 403, `DELETE ${role}: ${r.body}`);
+    }
+  }
+  assert.deepEqual(await snapshot(), before);
+});

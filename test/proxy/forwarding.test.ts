@@ -289,7 +289,11 @@ test('path tricks and oversized requests: 4xx, never forwarded, never a bypass',
   const nsNodes = await raw('GET', '/api/v1/namespaces/default/nodes', bearer(aliceToken));
   assert.equal(nsNodes.status, 403);
   assert.deepEqual(
-    spy.seen.slice(before).map((s) => s.url),
+    spy.seen
+      .slice(before)
+      .map((s) => s.url)
+      // kapiserver's own upkeep (pruning login records after the logins above) is not a forwarded request.
+      .filter((url) => !url.startsWith('/apis/iam.kubesphere.io/v1alpha2/loginrecords?')),
     [],
     'none of these requests reached the orchestrator',
   );

@@ -10,6 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'undici';
 import { StatusError, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
+import { refuseBuiltinDeletion } from './builtin-guard.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
 import { registerKubeconfigRoute } from './kubeconfig.ts';
 import { guardRbacWrite, mayNeedRbacGuard } from './rbac-guard.ts';
@@ -101,6 +102,7 @@ export function registerProxy(app: FastifyInstance, ctx: ServerContext): void {
         const local = await answerLocally(ctx, request, reply);
         if (local !== undefined) return local;
       }
+      refuseBuiltinDeletion(request.requestInfo);
       const guarded = mayNeedRbacGuard(ctx, request) ? await guardRbacWrite(ctx, request) : undefined;
       if (isLongRunning(request)) {
         // Node sends headers with the first body chunk; watch clients wait for the headers before the first event.
