@@ -90,9 +90,13 @@ export function tokenStoreConformance(
     assert.equal(await s().recordFailure(u, 1000), 1);
     assert.equal(await s().recordFailure(u, 1000), 2);
     assert.equal(await s().recordFailure(u, 1000), 3);
+    assert.equal(await s().failureCount(u, 1000), 3, 'counting does not record');
+    assert.equal(await s().failureCount(u, 1000), 3);
     await sleep(1300);
+    assert.equal(await s().failureCount(u, 1000), 0);
     assert.equal(await s().recordFailure(u, 1000), 1);
     assert.equal(await s().recordFailure(user(), 1000), 1, 'counters are per user');
+    assert.equal(await s().failureCount(user(), 1000), 0);
   });
 
   test(`${name}: a lock holds for its duration and clears the failure count`, opts, async () => {

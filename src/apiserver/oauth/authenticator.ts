@@ -1,14 +1,22 @@
-// Password authentication with brute-force protection, KubeSphere's rules (reference "POST /oauth/token" step 5):
+// Password authentication with brute-force protection. KubeSphere's rules (reference "POST /oauth/token" step 5):
 // unknown user and wrong password are the same answer after the same work (one bcrypt comparison, one failure
 // counted); past authenticateRateLimiterMaxTries failures within authenticateRateLimiterDuration the login name is
-// locked for that duration (429) and a correct password does not get through. A disabled account is only revealed
-// to someone who knows its password.
+// locked for that duration (429, user state AuthLimitExceeded). A disabled account is only revealed to someone who
+// knows its password.
+// kapiserver adds per-source throttling, so that the lockout is no denial-of-service weapon (anyone could lock
+// `admin` with ten wrong passwords) and one address cannot guess across many users:
+//  - a source (./login-source.ts) with SOURCE_FAILURE_FACTOR x maxTries failures within the window is throttled
+//    for the window: every password login from it gets 429 with Retry-After, whatever the user;
+//  - while a user is locked, a source that has failed within the window gets 429 with Retry-After; a source that has
+//    not been failing still gets its password checked: the right one logs in, a wrong one answers 429 (and makes
+//    that source a failing one). So an attacker who locked a user keeps themselves out, not the user.
 import type { Logger } from 'pino';
 import type { AuthenticationOptions } from '../../config/index.ts';
 import type { LoginRecorder } from '../iam/loginrecords.ts';
 import { verifyPassword } from '../iam/password.ts';
 import { kubeTime, type UserObject, type Users } from '../iam/users.ts';
 import { DESCRIPTIONS, invalidGrant } from './errors.ts';
+import { loginSource } from './login-source.ts';
 import type { TokenStore } from './store/index.ts';
 
 export interface ClientInfo {
@@ -19,6 +27,15 @@ export interface ClientInfo {
 /** Longest login name looked up (Kubernetes object names are at most 253 characters; e-mail addresses 254). */
 const MAX_LOGIN_LENGTH = 254;
 const LAST_LOGIN_MIN_INTERVAL_MS = 5000;
+/** A source may fail this many times the per-user limit (several users may share one address, e.g. behind NAT). */
+export const SOURCE_FAILURE_FACTOR = 5;
+
+/** 429 with Retry-After (whole seconds until `until`, epoch ms). */
+function throttled(description: string, until: number) {
+  const e = invalidGrant(description, 429);
+  e.headers['retry-after'] = String(Math.max(1, Math.ceil((until - Date.now()) / 1000)));
+  return e;
+}
 
 export class PasswordAuthenticator {
   constructor(
@@ -29,14 +46,16 @@ export class PasswordAuthenticator {
     private readonly logger: Logger,
   ) {}
 
-  /** True while the login name is locked out (store lock, or a user whose status says so within the window). */
-  async isLocked(login: string, user: UserObject | undefined): Promise<boolean> {
-    if ((await this.store.lockedUntil(user?.metadata.name ?? login)) !== undefined) return true;
+  /** Epoch ms until which the login name is locked out (store lock, or a user whose status says so), or undefined. */
+  async lockedUntil(login: string, user: UserObject | undefined): Promise<number | undefined> {
+    const stored = await this.store.lockedUntil(`user:${user?.metadata.name ?? login}`);
+    if (stored !== undefined) return stored;
     if (user?.status?.state === 'AuthLimitExceeded') {
       const since = Date.parse(user.status.lastTransitionTime ?? '') || 0;
-      return since + this.options().authenticateRateLimiterDuration > Date.now();
+      const until = since + this.options().authenticateRateLimiterDuration;
+      if (until > Date.now()) return until;
     }
-    return false;
+    return undefined;
   }
 
   /** The user when `password` is theirs and they may log in; otherwise throws the RFC 6749 error to answer. */
@@ -44,15 +63,30 @@ export class PasswordAuthenticator {
     if (!login || !password || login.length > MAX_LOGIN_LENGTH) {
       throw invalidGrant(DESCRIPTIONS.incorrectPassword);
     }
+    const opts = this.options();
+    const window = opts.authenticateRateLimiterDuration;
+    const source = `source:${loginSource(client.sourceIP)}`;
+    const sourceLock = await this.store.lockedUntil(source);
+    if (sourceLock !== undefined) throw throttled('too many failed logins from this address', sourceLock);
     const user = this.users.lookup(login);
     const key = user?.metadata.name ?? login;
-    if (await this.isLocked(login, user)) throw invalidGrant(DESCRIPTIONS.rateLimited, 429);
+    const userLock = await this.lockedUntil(login, user);
+    if (userLock !== undefined && (await this.store.failureCount(source, window)) > 0) {
+      throw throttled(DESCRIPTIONS.rateLimited, userLock);
+    }
 
     if (!(await verifyPassword(password, user?.spec?.password))) {
-      const opts = this.options();
-      const failures = await this.store.recordFailure(key, opts.authenticateRateLimiterDuration);
+      const sourceFailures = await this.store.recordFailure(source, window);
+      if (sourceFailures >= opts.authenticateRateLimiterMaxTries * SOURCE_FAILURE_FACTOR) {
+        await this.store.lock(source, window);
+        this.logger.warn(
+          { source: loginSource(client.sourceIP) },
+          'too many failed logins: source throttled',
+        );
+      }
+      const failures = await this.store.recordFailure(`user:${key}`, window);
       if (failures >= opts.authenticateRateLimiterMaxTries) {
-        await this.store.lock(key, opts.authenticateRateLimiterDuration);
+        await this.store.lock(`user:${key}`, window);
         if (user) {
           this.logger.warn({ user: key }, 'too many failed logins: user locked');
           this.users
@@ -68,6 +102,7 @@ export class PasswordAuthenticator {
       }
       if (user)
         this.recorder.record(user, { success: false, reason: DESCRIPTIONS.incorrectPassword, ...client });
+      if (userLock !== undefined) throw throttled(DESCRIPTIONS.rateLimited, userLock);
       throw invalidGrant(DESCRIPTIONS.incorrectPassword);
     }
     const state = user?.status?.state;

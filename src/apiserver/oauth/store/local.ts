@@ -39,6 +39,7 @@ export class LocalTokenStore implements TokenStore {
       addFailure: db.prepare('INSERT INTO failures (user, at) VALUES (?, ?)'),
       pruneFailures: db.prepare('DELETE FROM failures WHERE user = ? AND at <= ?'),
       countFailures: db.prepare('SELECT count(*) FROM failures WHERE user = ?').pluck(),
+      countRecentFailures: db.prepare('SELECT count(*) FROM failures WHERE user = ? AND at > ?').pluck(),
       clearFailures: db.prepare('DELETE FROM failures WHERE user = ?'),
       lock: db.prepare('INSERT OR REPLACE INTO locks (user, until) VALUES (?, ?)'),
       lockedUntil: db.prepare('SELECT until FROM locks WHERE user = ? AND until > ?').pluck(),
@@ -88,6 +89,10 @@ export class LocalTokenStore implements TokenStore {
     this.stmts.pruneFailures.run(username, now - windowMs);
     this.stmts.addFailure.run(username, now);
     return this.stmts.countFailures.get(username) as number;
+  }
+
+  async failureCount(subject: string, windowMs: number): Promise<number> {
+    return this.stmts.countRecentFailures.get(subject, Date.now() - windowMs) as number;
   }
 
   async lock(username: string, durationMs: number): Promise<void> {

@@ -1,7 +1,8 @@
-// Redis token store (kubesphere.yaml `redis` section) for several replicas. Per user:
+// Redis token store (kubesphere.yaml `redis` section) for several replicas. Per user name:
 //   kubesphere:user:<name>:tokens          sorted set: token digest -> expiry (ms; +inf = until revoked)
-//   kapiserver:user:<name>:login-failures  sorted set: failure id -> time (ms), expires with the window
-//   kapiserver:user:<name>:locked          string: locked-until (ms), expires with the lock
+// and per login subject (`user:<name>`, `source:<address>`):
+//   kapiserver:login-failures:<subject>    sorted set: failure id -> time (ms), expires with the window
+//   kapiserver:login-lock:<subject>        string: locked-until (ms), expires with the lock
 // Multi-step updates are Lua scripts, so two replicas never interleave inside one.
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
@@ -36,8 +37,8 @@ return redis.call('ZCARD', KEYS[1])`;
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 const tokensKey = (u: string) => `kubesphere:user:${u}:tokens`;
-const failuresKey = (u: string) => `kapiserver:user:${u}:login-failures`;
-const lockKey = (u: string) => `kapiserver:user:${u}:locked`;
+const failuresKey = (subject: string) => `kapiserver:login-failures:${subject}`;
+const lockKey = (subject: string) => `kapiserver:login-lock:${subject}`;
 
 export class RedisTokenStore implements TokenStore {
   readonly kind = 'redis' as const;
@@ -121,6 +122,13 @@ export class RedisTokenStore implements TokenStore {
     return this.guard(async () => {
       const id = `${Date.now()}-${randomBytes(6).toString('hex')}`;
       return Number(await this.call('ksLoginFailure', failuresKey(username), Date.now(), windowMs, id));
+    });
+  }
+
+  async failureCount(subject: string, windowMs: number): Promise<number> {
+    return this.guard(async () => {
+      const now = Date.now();
+      return this.redis.zcount(failuresKey(subject), `(${now - windowMs}`, '+inf');
     });
   }
 

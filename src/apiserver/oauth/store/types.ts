@@ -14,12 +14,16 @@ export interface TokenStore {
   revoke(username: string, token: string): Promise<void>;
   /** Revokes every token of the user (logout, single-login policy, refresh-token reuse). */
   revokeAll(username: string): Promise<void>;
+  // Failed-login counters and locks are kept per subject: a string the caller namespaces (the password
+  // authenticator uses `user:<name>` and `source:<address>`).
   /** Records one failed login now; returns the failures within the last `windowMs`, this one included. */
-  recordFailure(username: string, windowMs: number): Promise<number>;
-  /** Locks the user's logins for `durationMs` and clears the failure count (a fresh start once it passes). */
-  lock(username: string, durationMs: number): Promise<void>;
-  /** Epoch ms until which the user is locked, or undefined. */
-  lockedUntil(username: string): Promise<number | undefined>;
+  recordFailure(subject: string, windowMs: number): Promise<number>;
+  /** The failures recorded within the last `windowMs`, recording none. */
+  failureCount(subject: string, windowMs: number): Promise<number>;
+  /** Locks the subject's logins for `durationMs` and clears the failure count (a fresh start once it passes). */
+  lock(subject: string, durationMs: number): Promise<void>;
+  /** Epoch ms until which the subject is locked, or undefined. */
+  lockedUntil(subject: string): Promise<number | undefined>;
   /** True when the backing service answers (health gauge, readiness). */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
