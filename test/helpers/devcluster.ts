@@ -111,6 +111,21 @@ export function startDevClusterProcess(
   });
 }
 
+/** Connection details of the dev cluster serving `dataDir` (e.g. kapiserver's child), read from its files. */
+export function devClusterOf(
+  dataDir: string,
+): Pick<DevCluster, 'url' | 'token' | 'caPem' | 'kubeconfigPath'> {
+  const kubeconfigPath = join(dataDir, 'devcluster', 'kubeconfig');
+  const url = /server: (\S+)/.exec(readFileSync(kubeconfigPath, 'utf8'))?.[1];
+  if (!url) throw new Error(`no server in ${kubeconfigPath}`);
+  return {
+    url,
+    kubeconfigPath,
+    token: readFileSync(join(dataDir, 'devcluster', 'token'), 'utf8').trim(),
+    caPem: readFileSync(join(dataDir, 'pki', 'ca.crt'), 'utf8'),
+  };
+}
+
 /** Minimal HTTPS JSON client against a dev cluster (real HTTP, trusts its CA). */
 export async function devRequest(
   dev: Pick<DevCluster, 'url' | 'token' | 'caPem'>,

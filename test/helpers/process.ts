@@ -1,5 +1,6 @@
 // Runs the real `kapiserver` command as a child process and finds its ports from its JSON log.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
@@ -54,4 +55,45 @@ export function startKapiserverProcess(
       reject(new Error(`kapiserver exited (${code}) before listening\nstdout:\n${out}\nstderr:\n${err}`));
     });
   });
+}
+
+/** Runs `kapiserver <args>` to its end without blocking this process (a running kapiserver's pipes keep flowing). */
+export function runKapiserver(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | string; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [...KAPISERVER, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => {
+    stdout += d;
+  });
+  child.stderr.on('data', (d) => {
+    stderr += d;
+  });
+  return new Promise((res) =>
+    child.on('close', (code, signal) => res({ code: code ?? signal ?? -1, stdout, stderr })),
+  );
+}
+
+/** Whether a process with this pid exists. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The pid in a lock file (<data-dir>/kapiserver.lock, <data-dir>/devcluster/devcluster.lock), if present. */
+export function lockHolder(lockFile: string): number | undefined {
+  try {
+    return Number(readFileSync(lockFile, 'utf8').trim()) || undefined;
+  } catch {
+    return undefined;
+  }
 }
