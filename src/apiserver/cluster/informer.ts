@@ -320,7 +320,8 @@ export class Informer {
           continue;
         }
         this.stats.errors++;
-        this.logger?.warn(
+        // While the orchestrator is down its own probe says so once per interval; this would repeat it per informer.
+        this.logger?.[this.cluster.isReachable ? 'warn' : 'debug'](
           { resource: refKey(this.ref), err: String(err) },
           'informer list/watch failed; retrying',
         );

@@ -132,7 +132,11 @@ export function startOAuth(ctx: ServerContext): OAuthService {
         return;
       } catch (err) {
         if (closed) throw new Error('closed');
-        logger.warn({ err: (err as Error).message }, 'token issuance not ready yet; retrying');
+        // An unreachable orchestrator is reported by its own probe, once per interval.
+        logger[ctx.cluster.isReachable ? 'warn' : 'debug'](
+          { err: (err as Error).message },
+          'token issuance not ready yet; retrying',
+        );
         for (const w of watches.splice(0)) w.close();
         await new Promise((r) => setTimeout(r, RETRY_MS));
         if (closed) throw new Error('closed');
