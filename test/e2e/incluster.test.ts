@@ -240,11 +240,12 @@ test('two replicas start in cluster mode, issue tokens either can verify, and se
     first.stdout().includes(`"server":"https://127.0.0.1:${dev?.port}"`),
     'talks to KUBERNETES_SERVICE_HOST:PORT',
   );
-  const pw = /random password[^\n]*:\n\n\s+(\S+)/.exec(first.stdout())?.[1];
-  assert.ok(pw, `the first replica prints the initial admin password once\n${first.stdout()}`);
+  // Printed for people on stderr (stdout carries only JSON log lines).
+  const pw = /random password[^\n]*:\n\n\s+(\S+)/.exec(first.stderr())?.[1];
+  assert.ok(pw, `the first replica prints the initial admin password once\n${first.stderr()}`);
   adminPassword = pw;
   const second = await startReplica('replica-2', redisPort, saToken);
-  assert.doesNotMatch(second.stdout(), /random password/, 'the admin user is created once');
+  assert.doesNotMatch(second.stderr(), /random password/, 'the admin user is created once');
 
   for (const r of [first, second]) {
     let ready = 0;

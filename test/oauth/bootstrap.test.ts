@@ -16,11 +16,12 @@ after(async () => {
 
 test('without a configured password, admin gets a random one: printed once, written 0600, it logs in', async () => {
   let printed = '';
-  const write = process.stdout.write.bind(process.stdout);
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+  // The console message goes to stderr: stdout carries only JSON log lines.
+  const write = process.stderr.write.bind(process.stderr);
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     printed += chunk.toString();
     return (write as (...a: unknown[]) => boolean)(chunk, ...rest);
-  }) as typeof process.stdout.write;
+  }) as typeof process.stderr.write;
   let stack: TestStack;
   try {
     stack = await startTestStack({
@@ -28,7 +29,7 @@ test('without a configured password, admin gets a random one: printed once, writ
     });
     stacks.push(stack);
   } finally {
-    process.stdout.write = write;
+    process.stderr.write = write;
   }
   const file = join(stack.dataDir, 'initial-admin-password');
   assert.equal(statSync(file).mode & 0o777, 0o600);
