@@ -39,6 +39,9 @@ const RESTART_DELAYS_MS = [1000, 2000, 5000, 10_000, 30_000];
 /** A child that ran this long before crashing restarts after the shortest delay again. */
 const STABLE_AFTER_MS = 60_000;
 
+/** Environment variables that carry kapiserver's secrets. */
+const CHILD_ENV_EXCLUDED = ['KAPISERVER_JWT_SECRET', 'KAPISERVER_ADMIN_PASSWORD'];
+
 interface Launched {
   child: ChildProcess;
   ready: Promise<Ready>;
@@ -59,8 +62,12 @@ function launch(opts: DevClusterChildOptions, port: number): Launched {
     '--log-level',
     opts.logLevel,
   ];
+  // kapiserver's own secrets are none of the dev cluster's business.
+  const env = { ...process.env };
+  for (const name of CHILD_ENV_EXCLUDED) delete env[name];
   // Own process group: a terminal's Ctrl-C reaches kapiserver, which then stops the child in order.
   const child = spawn(process.execPath, args, {
+    env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     detached: true,
   });

@@ -41,6 +41,7 @@ const common = [
   '0',
 ];
 
+const JWT_SECRET = 'startup-test-jwt-secret-0123456789abcdef';
 const adminPassword = () => readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim();
 
 async function healthzWithin(p: KapiserverProcess, ms: number): Promise<void> {
@@ -53,13 +54,10 @@ let first: KapiserverProcess;
 test('first start: stdout is JSON lines only (banner and one-time password on stderr); the certificate names --tls-san', {
   timeout: 120_000,
 }, async () => {
-  first = await startKapiserverProcess([
-    ...common,
-    '--tls-san',
-    'kapi.lan.example,10.9.8.7',
-    '--tls-san',
-    'other.example',
-  ]);
+  first = await startKapiserverProcess(
+    [...common, '--tls-san', 'kapi.lan.example,10.9.8.7', '--tls-san', 'other.example'],
+    { KAPISERVER_JWT_SECRET: JWT_SECRET },
+  );
   running.push(first);
   const password = adminPassword();
   await eventually(async () => first.stderr().includes(password), 5000, 'the password on stderr');
@@ -101,6 +99,8 @@ test('a second kapiserver or dev cluster on the same data directory refuses, nam
   const before = files.map((f) => readFileSync(join(dataDir, f), 'utf8'));
   const childPid = lockHolder(devLock)!;
   assert.ok(childPid && childPid !== first.child.pid && isRunning(childPid));
+  // kapiserver's secrets stay out of the child's environment.
+  assert.ok(!readFileSync(`/proc/${childPid}/environ`, 'latin1').includes(JWT_SECRET));
 
   const second = await runKapiserver(common);
   assert.equal(second.code, 1, second.stderr);
