@@ -90,13 +90,18 @@ export function lockDir(dir: string, name: string): DirLock {
   } finally {
     unlinkSync(draft);
   }
+  if (heldHere.size === 0) process.once('exit', releaseAll);
   heldHere.add(file);
-  const release = () => {
-    if (!heldHere.delete(file)) return;
-    process.off('exit', release);
-    if (holder(file) === process.pid) unlinkSync(file);
-  };
-  // process.exit() skips close(): the lock goes with the process, not only with an orderly stop.
-  process.on('exit', release);
-  return { file, release };
+  return { file, release: () => release(file) };
+}
+
+function release(file: string): void {
+  if (!heldHere.delete(file)) return;
+  if (heldHere.size === 0) process.off('exit', releaseAll);
+  if (holder(file) === process.pid) unlinkSync(file);
+}
+
+/** process.exit() skips close(): the locks go with the process, not only with an orderly stop. */
+function releaseAll(): void {
+  for (const file of [...heldHere]) release(file);
 }

@@ -54,3 +54,13 @@ test('a lock naming our own pid that we did not take (pid reuse after a restart)
   lockDir(dir, 'c.lock').release();
   assert.deepEqual(readdirSync(dir), [], 'no drafts or set-aside files are left behind');
 });
+
+test('a process that exits without closing leaves no lock behind', () => {
+  const lockModule = join(import.meta.dirname, '..', '..', 'src', 'datadir-lock.ts');
+  const script = `const m = await import(${JSON.stringify(lockModule)}); m.lockDir(${JSON.stringify(dir)}, 'd.lock'); m.lockDir(${JSON.stringify(dir)}, 'e.lock'); process.exit(3);`;
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 3, r.stderr);
+  assert.deepEqual(readdirSync(dir), []);
+});
