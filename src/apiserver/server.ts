@@ -5,11 +5,13 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { badRequest } from '../k8s/status.ts';
+import { clientErrorHandler } from './client-error.ts';
 import type { ServerContext } from './context.ts';
 import { asStatusError, installErrorHandlers } from './errors.ts';
 import { auditHook } from './filters/audit.ts';
 import { authenticationFilter } from './filters/authentication.ts';
 import { authorizationFilter, escalationFilter } from './filters/authorization.ts';
+import { bodyDepthFilter } from './filters/body-depth.ts';
 import { impersonationFilter } from './filters/impersonation.ts';
 import { parseRequestInfo } from './filters/requestinfo.ts';
 import { requestLogHook } from './filters/requestlog.ts';
@@ -21,6 +23,10 @@ import { registerOAuthRoutes } from './oauth/index.ts';
 import { registerOpenApiRoutes } from './openapi/routes.ts';
 import { registerProxy, upgradeHandler } from './proxy/index.ts';
 import './request.ts';
+
+/** Largest request head (request line and headers) either port accepts; larger ones get 431. */
+const MAX_HEADER_SIZE = 64 * 1024;
+const answerClientError = clientErrorHandler(MAX_HEADER_SIZE);
 
 export interface ListenOptions {
   host: string;
@@ -51,9 +57,11 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
       const status = asStatusError(err) ?? badRequest(err.message);
       (reply as FastifyReply).code(status.code).type('application/json').send(status.toStatus());
     },
+    // Requests Node's parser refuses (too large headers, malformed) get a Status and an orderly close, not a reset.
+    clientErrorHandler: answerClientError,
     serverFactory: (h) => {
       handler = h;
-      return http.createServer({ maxHeaderSize: 64 * 1024 }, h);
+      return http.createServer({ maxHeaderSize: MAX_HEADER_SIZE }, h);
     },
   });
   installErrorHandlers(app, ctx.logger);
@@ -74,6 +82,8 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
   app.addHook('onRequest', impersonationFilter(ctx));
   // 3. Authorization: answers 403 unless the user may do requestInfo's verb on its resource or path.
   app.addHook('onRequest', authorizationFilter(ctx));
+  // 3a. Parsed bodies nest no deeper than handlers can walk.
+  app.addHook('preValidation', bodyDepthFilter);
   // 3b. Role and binding writes through /kapis: nothing beyond what the writer holds (needs the parsed body).
   app.addHook('preHandler', escalationFilter(ctx));
   // 4. Audit and the request log, once the response is sent.
@@ -101,9 +111,10 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
       const port = (app.server.address() as AddressInfo).port;
       if (opts.securePort === undefined || !opts.tls) return { port };
       const server = https.createServer(
-        { cert: opts.tls.cert, key: opts.tls.key, maxHeaderSize: 64 * 1024 },
+        { cert: opts.tls.cert, key: opts.tls.key, maxHeaderSize: MAX_HEADER_SIZE },
         (req, res) => handler!(req, res),
       );
+      server.on('clientError', answerClientError);
       // Upgrade handlers registered on the plain server (exec, attach, port-forward) serve the secure port too.
       for (const l of app.server.listeners('upgrade')) server.on('upgrade', l as (...a: unknown[]) => void);
       secureServer = server;

@@ -4,7 +4,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { parse as parseYaml } from 'yaml';
+import { decodeJson, decodeYaml } from '../k8s/bounded-decode.ts';
 import {
   badRequest,
   methodNotAllowed,
@@ -165,7 +165,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
     return h.length === expected.length && timingSafeEqual(h, expected);
   };
 
-  const decodeBody = (req: IncomingMessage, raw: Buffer): unknown => {
+  const decodeBody = async (req: IncomingMessage, raw: Buffer): Promise<unknown> => {
     const ct = String(req.headers['content-type'] ?? 'application/json')
       .split(';')[0]
       .trim()
@@ -178,11 +178,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
     const text = raw.toString('utf8');
     const yamlish = ct === 'application/yaml' || ct === 'application/apply-patch+yaml' || ct === 'text/yaml';
     if (!yamlish && !ct.endsWith('json') && ct !== '' && ct !== '*/*') throw unsupportedMediaType(ct);
-    try {
-      return yamlish ? parseYaml(text) : JSON.parse(text);
-    } catch (err) {
-      throw badRequest(`the request body could not be decoded: ${(err as Error).message.split('\n')[0]}`);
-    }
+    return yamlish ? decodeYaml(text) : decodeJson(text);
   };
 
   const writeOptions = (req: IncomingMessage, q: URLSearchParams): WriteOptions => {
@@ -252,14 +248,14 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
 
     if (d.virtual) {
       if (method !== 'POST' || t.name) throw methodNotAllowed();
-      const body = decodeBody(req, await readBody(req));
+      const body = await decodeBody(req, await readBody(req));
       sendJson(res, 201, review(d, isObj(body) ? body : {}, deps.token));
       return;
     }
 
     if (t.subresource === 'token' && d.resource === 'serviceaccounts' && deps.serviceAccounts) {
       if (method !== 'POST' || !t.name || !ns) throw methodNotAllowed();
-      const body = decodeBody(req, await readBody(req));
+      const body = await decodeBody(req, await readBody(req));
       sendJson(res, 201, deps.serviceAccounts.issue(ns, t.name, body));
       return;
     }
@@ -324,7 +320,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
       }
       case 'POST': {
         if (t.name) throw methodNotAllowed();
-        const body = decodeBody(req, await readBody(req));
+        const body = await decodeBody(req, await readBody(req));
         if (!isObj(body)) throw badRequest('the request body must be a JSON or YAML object');
         const e = rest.create(d, ns ?? '', body, writeOptions(req, q));
         sendObject(res, req, 201, d, e);
@@ -332,7 +328,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
       }
       case 'PUT': {
         if (!t.name) throw methodNotAllowed();
-        const body = decodeBody(req, await readBody(req));
+        const body = await decodeBody(req, await readBody(req));
         if (!isObj(body)) throw badRequest('the request body must be a JSON or YAML object');
         sendObject(res, req, 200, d, rest.update(d, ns ?? '', t.name, body, writeOptions(req, q)));
         return;
@@ -340,14 +336,14 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
       case 'PATCH': {
         if (!t.name) throw methodNotAllowed();
         const kind = patchKindOf(String(req.headers['content-type'] ?? ''));
-        const body = decodeBody(req, await readBody(req));
+        const body = await decodeBody(req, await readBody(req));
         const existed = rest.store.get(`${d.group}/${d.resource}`, ns ?? '', t.name) !== undefined;
         const e = rest.patch(d, ns ?? '', t.name, kind, body, writeOptions(req, q));
         sendObject(res, req, existed ? 200 : 201, d, e);
         return;
       }
       case 'DELETE': {
-        const opts = deleteOptions(decodeBody(req, await readBody(req)), q);
+        const opts = deleteOptions(await decodeBody(req, await readBody(req)), q);
         if (!t.name) {
           const deleted = rest.deleteCollection(
             d,
@@ -406,7 +402,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         sendJson(res, 200, rest.getScale(d, rest.get(d, ns, name)));
         return;
       }
-      const body = decodeBody(req, await readBody(req));
+      const body = await decodeBody(req, await readBody(req));
       let scale: unknown = body;
       if (method === 'PATCH') {
         const kind = patchKindOf(String(req.headers['content-type'] ?? ''));
@@ -422,7 +418,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         sendObject(res, req, 200, d, rest.get(d, ns, name));
         return;
       }
-      const body = decodeBody(req, await readBody(req));
+      const body = await decodeBody(req, await readBody(req));
       if (method === 'PUT') {
         if (!isObj(body)) throw badRequest('the request body must be a JSON or YAML object');
         sendObject(res, req, 200, d, rest.update(d, ns, name, body, writeOptions(req, q), sub));

@@ -2,20 +2,36 @@
 import type { Readable } from 'node:stream';
 import { requestEntityTooLarge } from '../../k8s/status.ts';
 
-export async function readBody(stream: unknown, limit: number): Promise<Buffer> {
-  if (!stream || typeof (stream as Readable)[Symbol.asyncIterator] !== 'function') return Buffer.alloc(0);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of stream as Readable) {
-    const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-    size += b.length;
-    if (size > limit) {
-      (stream as Readable).destroy();
-      throw requestEntityTooLarge(`the request body is larger than ${limit} bytes`);
-    }
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks);
+/**
+ * Buffers the body up to `limit` bytes. Past the limit it answers 413 at once but keeps discarding what the client
+ * still sends: destroying the stream (what a broken-off for-await loop does) would reset the connection before the
+ * client could read the 413.
+ */
+export function readBody(stream: unknown, limit: number): Promise<Buffer> {
+  if (!stream || typeof (stream as Readable).on !== 'function') return Promise.resolve(Buffer.alloc(0));
+  const body = stream as Readable;
+  if (body.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const discard = () => {};
+    const onData = (chunk: Buffer | string) => {
+      const b = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      size += b.length;
+      if (size <= limit) {
+        chunks.push(b);
+        return;
+      }
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.on('data', discard);
+      reject(requestEntityTooLarge(`the request body is larger than ${limit} bytes`));
+    };
+    const onEnd = () => resolve(Buffer.concat(chunks));
+    body.on('data', onData);
+    body.once('end', onEnd);
+    body.once('error', reject);
+  });
 }
 
 export function isJson(contentType: string | undefined): boolean {
