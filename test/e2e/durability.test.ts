@@ -3,21 +3,25 @@
 // user creates through /kapis. Each round kills at a random moment; the locks the dead processes leave are stale and
 // must not block the restart.
 import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { devClusterOf, devRequest, startDevClusterProcess } from '../helpers/devcluster.ts';
 import { bearer, login } from '../helpers/oauth.ts';
-import { isRunning, lockHolder, startKapiserverProcess } from '../helpers/process.ts';
+import { killDevClusterOf, lockHolder, startKapiserverProcess } from '../helpers/process.ts';
 
 const ROUNDS = 3;
 const WRITERS = 6;
 const dirs: string[] = [];
-const pids: number[] = [];
+const processes: ChildProcess[] = [];
 after(() => {
-  for (const pid of pids) if (isRunning(pid)) process.kill(pid, 'SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  for (const p of processes) p.kill('SIGKILL'); // a no-op for those that have exited
+  for (const d of dirs) {
+    killDevClusterOf(d);
+    rmSync(d, { recursive: true, force: true });
+  }
 });
 
 function tempDir(prefix: string): string {
@@ -66,7 +70,7 @@ test('dev cluster: every acknowledged ConfigMap create survives kill -9, round a
   // Each start first checks what the rounds before it acknowledged; the last start only checks.
   for (let round = 0; round <= ROUNDS; round++) {
     const dev = await startDevClusterProcess(dataDir);
-    pids.push(dev.child.pid!);
+    processes.push(dev.child);
     const present = names(await devRequest(dev, 'GET', '/api/v1/namespaces/default/configmaps'));
     assert.deepEqual(
       acked.filter((n) => !present.has(n)),
@@ -108,9 +112,8 @@ test('kapiserver: every acknowledged user created through /kapis survives kill -
   const acked: string[] = [];
   for (let round = 0; round <= ROUNDS; round++) {
     const p = await startKapiserverProcess([...args, '--devcluster-port', '0']);
-    pids.push(p.child.pid!);
+    processes.push(p.child);
     const child = lockHolder(join(dataDir, 'devcluster', 'devcluster.lock'))!;
-    pids.push(child);
     const present = names(
       await devRequest(devClusterOf(dataDir), 'GET', '/apis/iam.kubesphere.io/v1alpha2/users'),
     );

@@ -13,6 +13,7 @@ import { eventually, login } from '../helpers/oauth.ts';
 import {
   isRunning,
   type KapiserverProcess,
+  killDevClusterOf,
   lockHolder,
   runKapiserver,
   startKapiserverProcess,
@@ -23,8 +24,7 @@ const devLock = join(dataDir, 'devcluster', 'devcluster.lock');
 const running: KapiserverProcess[] = [];
 after(() => {
   for (const p of running) p.child.kill('SIGKILL');
-  const child = lockHolder(devLock);
-  if (child && isRunning(child)) process.kill(child, 'SIGKILL');
+  killDevClusterOf(dataDir);
   rmSync(dataDir, { recursive: true, force: true });
 });
 

@@ -1,7 +1,7 @@
 // Runs the real `kapiserver` command as a child process and finds its ports from its JSON log.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..', '..');
 /** node arguments that run the `kapiserver` command from the sources under test (no build step in between). */
@@ -95,5 +95,20 @@ export function lockHolder(lockFile: string): number | undefined {
     return Number(readFileSync(lockFile, 'utf8').trim()) || undefined;
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Test cleanup: SIGKILLs the dev cluster child serving `dataDir`, if one still runs. The pid comes from its lock file
+ * and is killed only if that process's command line names the directory (a pid can be reused by another process).
+ */
+export function killDevClusterOf(dataDir: string): void {
+  const pid = lockHolder(join(dataDir, 'devcluster', 'devcluster.lock'));
+  if (!pid) return;
+  try {
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (cmdline.includes('devcluster') && cmdline.includes(dataDir)) process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone already
   }
 }
