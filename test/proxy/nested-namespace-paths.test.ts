@@ -108,6 +108,15 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
       ['GET', '/apis/storage.k8s.io/v1/namespaces/demo/storageclasses'],
       ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/users'],
       ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/globalroles'],
+      ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/workspacerolebindings'],
+      [
+        'POST',
+        '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/workspacerolebindings',
+        {
+          metadata: { name: 'evil-wrb' },
+          roleRef: { apiGroup: 'iam.kubesphere.io', kind: 'WorkspaceRole', name: 'x' },
+        },
+      ],
     ];
     for (const [method, path, body] of attempts) {
       const r = await asNina(method, path, body);
@@ -117,6 +126,7 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
     assert.equal(await exists('/api/v1/nodes/evil-node'), false);
     assert.equal(await exists(`${RBAC}/clusterroles/evil`), false);
     assert.equal(await exists(`${RBAC}/clusterrolebindings/evil`), false);
+    assert.equal(await exists('/apis/iam.kubesphere.io/v1alpha2/workspacerolebindings/evil-wrb'), false);
     assert.equal(await exists(`${RBAC}/clusterroles/keep-me`), true);
   });
 

@@ -141,6 +141,16 @@ const cases: [string, string, Expect][] = [
     { verb: 'create', resource: 'clusterroles', namespace: 'demo', resourceScope: 'Cluster' },
   ],
   [
+    'POST',
+    '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/workspacerolebindings',
+    { resource: 'workspacerolebindings', namespace: 'demo', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/kapis/iam.kubesphere.io/v1alpha2/workspaces/ws1/workspaceroles',
+    { resource: 'workspaceroles', workspace: 'ws1', resourceScope: 'Workspace' },
+  ],
+  [
     'GET',
     '/kapis/iam.kubesphere.io/v1alpha2/namespaces/demo/users',
     { resource: 'users', namespace: 'demo', resourceScope: 'Cluster' },

@@ -68,6 +68,9 @@ export const CLUSTER_SCOPED_RESOURCES = new Set([
   'clusterconfigurations',
 ]);
 
+/** KubeSphere's workspace-level objects: cluster-scoped, granted by workspace bindings but never by namespace ones. */
+const WORKSPACE_RESOURCES = new Set(['workspaceroles', 'workspacerolebindings']);
+
 /**
  * True when the request is about a cluster-scoped resource, wherever its path puts it. The one exception is a
  * namespace itself (/namespaces/{ns}, its status and finalize), which Kubernetes' RBAC places in its own namespace;
@@ -76,6 +79,7 @@ export const CLUSTER_SCOPED_RESOURCES = new Set([
  */
 export function isClusterScopedResource(info: Pick<RequestInfo, 'resource' | 'name' | 'namespace'>): boolean {
   if (info.resource === 'namespaces') return info.namespace !== '' && info.name !== info.namespace;
+  if (WORKSPACE_RESOURCES.has(info.resource)) return info.namespace !== '';
   return CLUSTER_SCOPED_RESOURCES.has(info.resource);
 }
 
