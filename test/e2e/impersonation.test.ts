@@ -236,3 +236,15 @@ test('the impersonated user is what is forwarded (authorization.impersonate) and
   assert.deepEqual(events[0].impersonatedUser?.groups, ['system:authenticated']);
   assert.equal(events[0].responseStatus.code, 200);
 });
+
+test("an impersonator's token never goes into the impersonated user's kubeconfig", async () => {
+  const path = '/kapis/resources.kubesphere.io/v1alpha2/users/bob/kubeconfig';
+  const asBob = await fetch(`${stack.url}${path}`, {
+    headers: { ...bearer(tokens.carol), 'Impersonate-User': 'bob' },
+  });
+  assert.equal(asBob.status, 200);
+  const text = await asBob.text();
+  assert.ok(!text.includes(tokens.carol), "carol's token is not in bob's kubeconfig");
+  const own = await (await fetch(`${stack.url}${path}`, { headers: bearer(tokens.bob) })).text();
+  assert.ok(own.includes(tokens.bob), "bob's own kubeconfig carries his token");
+});

@@ -48,7 +48,9 @@ export function registerKubeconfigRoute(app: FastifyInstance, ctx: ServerContext
       if (ctx.oauth && !(await userExists(ctx, user))) throw notFound('iam.kubesphere.io', 'users', user);
       const endpoint = ctx.secureEndpoint;
       if (!endpoint) throw notFound('', 'kubeconfig', 'kapiserver serves no HTTPS port');
-      const token = caller?.name === user ? BEARER.exec(request.headers.authorization ?? '')?.[1] : undefined;
+      // The caller's own token, only for their own kubeconfig: an impersonator's token never goes into another's.
+      const own = caller?.name === user && !request.impersonator;
+      const token = own ? BEARER.exec(request.headers.authorization ?? '')?.[1] : undefined;
       reply.type('text/plain; charset=utf-8');
       return buildKubeconfig({
         server: serverUrl(request, endpoint.port),
