@@ -66,7 +66,7 @@ export function decodeJson(text: string): unknown {
 
 /**
  * Largest YAML body that is not JSON. yaml costs about a microsecond per byte (JSON.parse a hundredth of that), and
- * composing the parsed document cannot be sliced: this bounds that stretch to about a tenth of a second. kubectl and
+ * composing the parsed document cannot be sliced: this bounds that stretch to tens of milliseconds. kubectl and
  * KubeSphere's console send JSON (also for server-side apply), which only the caller's body limit bounds.
  */
 export const MAX_YAML_CHARS = 256 * 1024;
