@@ -176,6 +176,29 @@ test('an upgrade of a non-upgrading endpoint (GET /api/v1) is refused before the
   }
 });
 
+test('an upgrade with a body or an unknown protocol is refused before the cluster sees it', {
+  timeout: 60_000,
+}, async () => {
+  const exec = `/api/v1/namespaces/${NS}/pods/nope/exec?command=sh`;
+  const withBody = upgradeHead('POST', exec, malloryToken).replace(
+    'Connection: Upgrade',
+    `Content-Length: ${SMUGGLED.length}\r\nConnection: Upgrade`,
+  );
+  const h2c = upgradeHead('GET', exec, malloryToken).replace('Upgrade: websocket', 'Upgrade: h2c');
+  for (const [first, message] of [
+    [withBody, /must not have a body/],
+    [h2c, /can be upgraded/],
+  ] as const) {
+    const since = front.seen.length;
+    const { text, closedByServer } = await smuggle(first, true);
+    assert.match(text, /^HTTP\/1.1 400 /);
+    assert.match(text, message);
+    assert.ok(closedByServer);
+    assert.deepEqual(requested(since, '/pods/nope/exec'), []);
+    assert.deepEqual(secretsRequested(since), []);
+  }
+});
+
 test('an exec the cluster answers without switching protocols is relayed and closed; nothing is smuggled', {
   timeout: 60_000,
 }, async () => {
