@@ -256,3 +256,48 @@ test('/kapis users and members carry no credential, the last-applied annotation 
     assertNoCredentials(JSON.stringify(r.body), path);
   }
 });
+
+test('a WebSocket watch of users is refused: it would tunnel past the filter', async () => {
+  const u = new URL(s.url);
+  const outcome = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = http.request({
+      host: u.hostname,
+      port: u.port,
+      path: `${IAM}/users?watch=1`,
+      headers: {
+        authorization: `Bearer ${uma}`,
+        connection: 'Upgrade',
+        upgrade: 'websocket',
+        'sec-websocket-version': '13',
+        'sec-websocket-key': Buffer.from('0123456789abcdef').toString('base64'),
+      },
+    });
+    req.on('upgrade', (res, socket) => {
+      let body = '';
+      socket.on('data', (d) => {
+        body += d.toString('latin1');
+      });
+      setTimeout(() => {
+        socket.destroy();
+        resolve({ status: res.statusCode ?? 0, body });
+      }, 1000);
+    });
+    req.on('response', (res) => {
+      let body = '';
+      res.on('data', (d) => {
+        body += d;
+      });
+      const done = () => resolve({ status: res.statusCode ?? 0, body });
+      res.on('end', done);
+      // A relayed watch would never end: what arrived within a second is enough to judge.
+      setTimeout(() => {
+        req.destroy();
+        done();
+      }, 1000);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  assertNoCredentials(outcome.body, 'WebSocket watch');
+  assert.equal(outcome.status, 400, outcome.body.slice(0, 300));
+});

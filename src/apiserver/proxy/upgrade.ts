@@ -23,6 +23,7 @@ import { impersonatedUser } from '../filters/impersonation.ts';
 import { parseRequestInfo, type RequestInfo } from '../filters/requestinfo.ts';
 import type { UserInfo } from '../request.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
+import { isUserRequest } from './user-filter.ts';
 
 /** From sending the request to the orchestrator's response head (connecting included). */
 const RESPONSE_HEAD_TIMEOUT_MS = 60_000;
@@ -84,8 +85,13 @@ function upgradeRefusal(req: IncomingMessage, info: RequestInfo): string | undef
     POD_STREAMS.has(info.subresource) &&
     (method === 'GET' || method === 'POST') &&
     (protocol === 'websocket' || protocol === 'spdy/3.1');
+  // Watches of users never tunnel: their events must pass the credential filter (user-filter.ts).
   const websocketWatch =
-    info.isResourceRequest && info.verb === 'watch' && method === 'GET' && protocol === 'websocket';
+    info.isResourceRequest &&
+    info.verb === 'watch' &&
+    method === 'GET' &&
+    protocol === 'websocket' &&
+    !isUserRequest(info);
   if (!podStream && !websocketWatch) {
     return 'only pods/exec, pods/attach and pods/portforward (SPDY/3.1 or WebSocket) and watches (WebSocket) can be upgraded';
   }
