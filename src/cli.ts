@@ -1,4 +1,6 @@
-// Command-line flags and their environment-variable overrides (KAPISERVER_<FLAG>), kept apart from start-up logic.
+// Every flag and environment override, in one table: flag -> environment variable -> where the value goes (an
+// option for start-up, or a kubesphere.yaml field, applied as the configuration's last layer). --help is generated
+// from it. Nothing else reads process.env for configuration.
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 
@@ -15,51 +17,51 @@ export interface CliOptions {
   dataDir: string;
   logLevel: string;
   devclusterPort: number;
+  /** Prefix of the in-cluster service-account mount, for tests that stage those files elsewhere. */
+  inClusterRoot: string;
+  /** kubesphere.yaml fields set by flags or the environment: they beat the file and the live ClusterConfiguration. */
+  configOverrides: Record<string, unknown>;
   help: boolean;
   version: boolean;
 }
 
-export const USAGE = `kapiserver: cluster-management API server, wire-compatible with KubeSphere v3 ks-apiserver
+type Raw = string | string[];
 
-Usage:
-  kapiserver [flags]              run the API server (on the embedded dev cluster unless --kubeconfig or in-cluster)
-  kapiserver devcluster [flags]   run only the embedded Kubernetes-compatible dev cluster
-
-Flags (each also read from the environment variable in brackets):
-  --bind-address <ip>            address to listen on (default 0.0.0.0) [KAPISERVER_BIND_ADDRESS]
-  --port <n>                     plain HTTP port for KubeSphere clients (default 9090; 0 = any free port) [KAPISERVER_PORT]
-  --secure-port <n>              HTTPS port for kubectl (default 9443; 0 = any free port) [KAPISERVER_SECURE_PORT]
-  --tls-cert-file <file>         serving certificate for the secure port (default: generated under <data-dir>/pki) [KAPISERVER_TLS_CERT_FILE]
-  --tls-private-key-file <file>  its private key [KAPISERVER_TLS_PRIVATE_KEY_FILE]
-  --tls-san <name>[,<name>...]   extra DNS names or IP addresses for the generated certificate, which already names
-                                 localhost, this host's name and every local address (repeatable) [KAPISERVER_TLS_SAN]
-  --config <kubesphere.yaml>     KubeSphere configuration file [KAPISERVER_CONFIG]
-  --kubeconfig <file>            use this Kubernetes cluster instead of the embedded dev cluster [KUBECONFIG_FILE]
-  --data-dir <dir>               state directory (default .kapiserver) [KAPISERVER_DATA_DIR]
-  --devcluster-port <n>          port of the embedded dev cluster, loopback only (default 6443) [KAPISERVER_DEVCLUSTER_PORT]
-  --log-level <level>            trace|debug|info|warn|error|fatal|silent (default info) [KAPISERVER_LOG_LEVEL]
-  --version                      print the version and exit
-  -h, --help                     print this help and exit
-
-Environment only:
-  KAPISERVER_ADMIN_PASSWORD      password of the admin user created on first start (default: random, printed once)
-  KAPISERVER_JWT_SECRET          HS256 key for tokens (default: generated once and kept)
-`;
+interface Setting {
+  /** Long flag without the dashes; absent: environment only. */
+  flag?: string;
+  short?: string;
+  /** Another spelling of the flag (ks-apiserver's), accepted but not listed. */
+  alias?: string;
+  env?: string;
+  /** Value placeholder in --help; absent: a boolean flag. */
+  arg?: string;
+  repeatable?: boolean;
+  /** --help text; absent: not listed (a test hook). */
+  help?: string;
+  default?: string;
+  /** Where the value goes: an option, or a kubesphere.yaml path (`authentication.jwtSecret`). */
+  option?: keyof CliOptions;
+  configPath?: string;
+  parse?: (raw: Raw, flag: string) => unknown;
+}
 
 export class UsageError extends Error {}
 
-function port(name: string, value: string): number {
+function port(raw: Raw, flag: string): number {
+  const value = String(raw);
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535)
-    throw new UsageError(`--${name}: expected a port number 0-65535, got "${value}"`);
+    throw new UsageError(`--${flag}: expected a port number 0-65535, got "${value}"`);
   return n;
 }
 
 const DNS_NAME = /^(\*\.)?[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/i;
 
 /** --tls-san values: each a DNS name or an IP address; a value may list several, comma-separated. */
-function tlsSans(values: string[]): string[] {
-  const names = values
+function tlsSans(raw: Raw): string[] {
+  const names = [raw]
+    .flat()
     .flatMap((v) => v.split(','))
     .map((n) => n.trim())
     .filter(Boolean);
@@ -70,60 +72,208 @@ function tlsSans(values: string[]): string[] {
   return names;
 }
 
-const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent']);
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        'bind-address': { type: 'string' },
-        port: { type: 'string' },
-        'insecure-port': { type: 'string' },
-        'secure-port': { type: 'string' },
-        'tls-cert-file': { type: 'string' },
-        'tls-private-key-file': { type: 'string' },
-        'tls-san': { type: 'string', multiple: true },
-        config: { type: 'string' },
-        kubeconfig: { type: 'string' },
-        'data-dir': { type: 'string' },
-        'devcluster-port': { type: 'string' },
-        'log-level': { type: 'string' },
-        version: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
+function logLevel(raw: Raw, flag: string): string {
+  const level = String(raw);
+  if (!LEVELS.includes(level))
+    throw new UsageError(`--${flag}: expected one of ${LEVELS.join(', ')}, got "${level}"`);
+  return level;
+}
+
+const SETTINGS: Setting[] = [
+  {
+    flag: 'bind-address',
+    env: 'KAPISERVER_BIND_ADDRESS',
+    arg: '<ip>',
+    option: 'bindAddress',
+    default: '0.0.0.0',
+    help: 'address to listen on',
+  },
+  {
+    flag: 'port',
+    alias: 'insecure-port',
+    env: 'KAPISERVER_PORT',
+    arg: '<n>',
+    option: 'port',
+    parse: port,
+    default: '9090',
+    help: 'plain HTTP port for KubeSphere clients, 0 for any free port',
+  },
+  {
+    flag: 'secure-port',
+    env: 'KAPISERVER_SECURE_PORT',
+    arg: '<n>',
+    option: 'securePort',
+    parse: port,
+    default: '9443',
+    help: 'HTTPS port for kubectl, 0 for any free port',
+  },
+  {
+    flag: 'tls-cert-file',
+    env: 'KAPISERVER_TLS_CERT_FILE',
+    arg: '<file>',
+    option: 'tlsCertFile',
+    help: 'serving certificate for the secure port (default: generated under <data-dir>/pki)',
+  },
+  {
+    flag: 'tls-private-key-file',
+    env: 'KAPISERVER_TLS_PRIVATE_KEY_FILE',
+    arg: '<file>',
+    option: 'tlsPrivateKeyFile',
+    help: 'its private key',
+  },
+  {
+    flag: 'tls-san',
+    env: 'KAPISERVER_TLS_SAN',
+    arg: '<name>[,<name>...]',
+    repeatable: true,
+    option: 'tlsSans',
+    parse: tlsSans,
+    default: '',
+    help: "extra DNS names or IP addresses for the generated certificate, which already names\nlocalhost, this host's name and every local address (repeatable)",
+  },
+  {
+    flag: 'config',
+    env: 'KAPISERVER_CONFIG',
+    arg: '<kubesphere.yaml>',
+    option: 'config',
+    help: 'KubeSphere configuration file',
+  },
+  {
+    flag: 'kubeconfig',
+    env: 'KUBECONFIG_FILE',
+    arg: '<file>',
+    option: 'kubeconfig',
+    help: 'use this Kubernetes cluster instead of the embedded dev cluster',
+  },
+  {
+    flag: 'data-dir',
+    env: 'KAPISERVER_DATA_DIR',
+    arg: '<dir>',
+    option: 'dataDir',
+    default: '.kapiserver',
+    help: 'state directory',
+  },
+  {
+    flag: 'devcluster-port',
+    env: 'KAPISERVER_DEVCLUSTER_PORT',
+    arg: '<n>',
+    option: 'devclusterPort',
+    parse: port,
+    default: '6443',
+    help: 'port of the embedded dev cluster, loopback only',
+  },
+  {
+    flag: 'log-level',
+    env: 'KAPISERVER_LOG_LEVEL',
+    arg: '<level>',
+    option: 'logLevel',
+    parse: logLevel,
+    default: 'info',
+    help: `${LEVELS.join('|')}`,
+  },
+  { flag: 'version', option: 'version', help: 'print the version and exit' },
+  { flag: 'help', short: 'h', option: 'help', help: 'print this help and exit' },
+  {
+    env: 'KAPISERVER_ADMIN_PASSWORD',
+    configPath: 'authentication.adminPassword',
+    help: 'password of the admin user created on first start (default: random, printed once)',
+  },
+  {
+    env: 'KAPISERVER_JWT_SECRET',
+    configPath: 'authentication.jwtSecret',
+    help: 'HS256 key for tokens (default: generated once and kept)',
+  },
+  { env: 'KAPISERVER_INCLUSTER_ROOT', option: 'inClusterRoot', default: '' },
+];
+
+/** One --help entry: the name column, then the text; continuation lines line up under the text. */
+function helpLine(name: string, text: string): string {
+  return `  ${name.padEnd(29)}  ${text.replaceAll('\n', `\n${' '.repeat(33)}`)}`;
+}
+
+function helpText(s: Setting): string {
+  const shown = s.default ? ` (default ${s.default})` : '';
+  return `${s.help}${shown}`;
+}
+
+function usage(): string {
+  const listed = SETTINGS.filter((s) => s.help);
+  const flags = listed
+    .filter((s) => s.flag)
+    .map((s) => {
+      const name = `${s.short ? `-${s.short}, ` : ''}--${s.flag}${s.arg ? ` ${s.arg}` : ''}`;
+      return helpLine(name, `${helpText(s)}${s.env ? ` [${s.env}]` : ''}`);
     });
+  const envOnly = listed.filter((s) => !s.flag && s.env).map((s) => helpLine(s.env ?? '', helpText(s)));
+  return `kapiserver: cluster-management API server, wire-compatible with KubeSphere v3 ks-apiserver
+
+Usage:
+  kapiserver [flags]              run the API server (on the embedded dev cluster unless --kubeconfig or in-cluster)
+  kapiserver devcluster [flags]   run only the embedded Kubernetes-compatible dev cluster
+
+Flags (each also read from the environment variable in brackets):
+${flags.join('\n')}
+
+Environment only:
+${envOnly.join('\n')}
+`;
+}
+
+export const USAGE = usage();
+
+function parseFlags(argv: string[]): Record<string, Raw | boolean | undefined> {
+  const options: NonNullable<Parameters<typeof parseArgs>[0]>['options'] = {};
+  for (const s of SETTINGS) {
+    if (!s.flag) continue;
+    const spec = s.arg
+      ? { type: 'string' as const, multiple: s.repeatable === true }
+      : { type: 'boolean' as const, ...(s.short ? { short: s.short } : {}) };
+    options[s.flag] = spec;
+    if (s.alias) options[s.alias] = spec;
+  }
+  try {
+    // Only string flags are `multiple`, so a list is a list of strings.
+    return parseArgs({ args: argv, strict: true, allowPositionals: false, options }).values as Record<
+      string,
+      Raw | boolean | undefined
+    >;
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const v = parsed.values as Record<string, string | boolean | undefined>;
-  const pick = (flag: string, envName: string): string | undefined =>
-    (v[flag] as string | undefined) ?? (env[envName] || undefined);
-  const logLevel = pick('log-level', 'KAPISERVER_LOG_LEVEL') ?? 'info';
-  if (!LEVELS.has(logLevel))
-    throw new UsageError(`--log-level: expected one of ${[...LEVELS].join(', ')}, got "${logLevel}"`);
-  const opts: CliOptions = {
-    bindAddress: pick('bind-address', 'KAPISERVER_BIND_ADDRESS') ?? '0.0.0.0',
-    port: port('port', (v.port as string | undefined) ?? pick('insecure-port', 'KAPISERVER_PORT') ?? '9090'),
-    securePort: port('secure-port', pick('secure-port', 'KAPISERVER_SECURE_PORT') ?? '9443'),
-    tlsCertFile: pick('tls-cert-file', 'KAPISERVER_TLS_CERT_FILE'),
-    tlsPrivateKeyFile: pick('tls-private-key-file', 'KAPISERVER_TLS_PRIVATE_KEY_FILE'),
-    tlsSans: tlsSans(
-      (v['tls-san'] as string[] | undefined) ?? (env.KAPISERVER_TLS_SAN ? [env.KAPISERVER_TLS_SAN] : []),
-    ),
-    config: pick('config', 'KAPISERVER_CONFIG'),
-    kubeconfig: pick('kubeconfig', 'KUBECONFIG_FILE'),
-    dataDir: pick('data-dir', 'KAPISERVER_DATA_DIR') ?? '.kapiserver',
-    logLevel,
-    devclusterPort: port('devcluster-port', pick('devcluster-port', 'KAPISERVER_DEVCLUSTER_PORT') ?? '6443'),
-    help: v.help === true,
-    version: v.version === true,
-  };
-  if (Boolean(opts.tlsCertFile) !== Boolean(opts.tlsPrivateKeyFile)) {
+}
+
+/** Sets `path` (dot-separated) in a nested document. */
+function setPath(doc: Record<string, unknown>, path: string, value: unknown): void {
+  const keys = path.split('.');
+  const last = keys.pop() as string;
+  let at = doc;
+  for (const k of keys) {
+    at[k] ??= {};
+    at = at[k] as Record<string, unknown>;
+  }
+  at[last] = value;
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+  const flags = parseFlags(argv);
+  const opts: Record<string, unknown> = { configOverrides: {} };
+  for (const s of SETTINGS) {
+    const given = s.flag ? (flags[s.flag] ?? (s.alias ? flags[s.alias] : undefined)) : undefined;
+    if (typeof given === 'boolean' || (s.flag && !s.arg)) {
+      opts[s.option as string] = given === true;
+      continue;
+    }
+    const raw = given ?? ((s.env && env[s.env]) || undefined) ?? s.default;
+    if (raw === undefined) continue;
+    const value = s.parse ? s.parse(raw, s.flag ?? '') : raw;
+    if (s.configPath) setPath(opts.configOverrides as Record<string, unknown>, s.configPath, value);
+    else opts[s.option as string] = value;
+  }
+  const cli = opts as unknown as CliOptions;
+  if (Boolean(cli.tlsCertFile) !== Boolean(cli.tlsPrivateKeyFile)) {
     throw new UsageError('--tls-cert-file and --tls-private-key-file must be given together');
   }
-  return opts;
+  return cli;
 }

@@ -12,6 +12,7 @@ import {
   defaultConfig,
   type KubeSphereConfig,
   loadConfigFile,
+  overlay,
 } from './config/index.ts';
 import { DirLockedError, lockDir } from './datadir-lock.ts';
 import { type DevClusterChild, startDevClusterChild } from './devcluster/child.ts';
@@ -33,10 +34,8 @@ export async function serve(cli: CliOptions, version: string): Promise<void> {
   const logger = createLogger(cli.logLevel);
   let config: KubeSphereConfig;
   try {
-    config = loadConfig(cli.config, logger);
-    // Environment beats the file: in a Deployment the HS256 key comes from a Secret, shared by every replica.
-    if (process.env.KAPISERVER_JWT_SECRET)
-      config.authentication.jwtSecret = process.env.KAPISERVER_JWT_SECRET;
+    // Flags and environment beat the file: in a Deployment the HS256 key comes from a Secret, shared by every replica.
+    config = overlay(loadConfig(cli.config, logger), cli.configOverrides);
   } catch (err) {
     if (err instanceof ConfigError) fail(err.message);
     throw err;
@@ -53,12 +52,11 @@ export async function serve(cli: CliOptions, version: string): Promise<void> {
 
   let devcluster: DevClusterChild | undefined;
   let cluster: ClusterConnection;
-  const inClusterRoot = process.env.KAPISERVER_INCLUSTER_ROOT ?? '';
   if (cli.kubeconfig) {
     cluster = ClusterConnection.fromFile(cli.kubeconfig, logger);
     logger.info({ server: cluster.server }, 'using the cluster of the given kubeconfig');
-  } else if (ClusterConnection.inClusterAvailable(inClusterRoot)) {
-    cluster = ClusterConnection.inCluster(inClusterRoot, logger);
+  } else if (ClusterConnection.inClusterAvailable(cli.inClusterRoot)) {
+    cluster = ClusterConnection.inCluster(cli.inClusterRoot, logger);
     logger.info({ server: cluster.server }, 'using the in-cluster service account');
   } else {
     // Certificates first: the child reuses them instead of racing to create the same files.

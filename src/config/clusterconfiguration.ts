@@ -1,10 +1,9 @@
 // KubeSphere's installer CR (`installer.kubesphere.io/v1alpha1` ClusterConfiguration `ks-installer` in
 // `kubesphere-system`): its `spec.authentication` has the shape of kubesphere.yaml's `authentication` section and
 // overrides the file. Pure: the watch lives with its user (the OAuth unit).
-import { Value } from 'typebox/value';
-import { applyAuthentication } from './load.ts';
-import { AuthenticationSchema } from './schema.ts';
-import type { KubeSphereConfig } from './types.ts';
+import { overlay } from './load.ts';
+import type { KubeSphereConfig } from './schema.ts';
+import { ConfigError } from './validate.ts';
 
 export const CLUSTER_CONFIGURATION = {
   group: 'installer.kubesphere.io',
@@ -29,13 +28,10 @@ export function applyClusterConfiguration(base: KubeSphereConfig, obj: unknown):
   if (typeof auth !== 'object' || Array.isArray(auth)) {
     return { ok: false, error: 'field spec.authentication: expected an object' };
   }
-  const first = Value.Errors(AuthenticationSchema, auth)[0];
-  if (first) {
-    const field = first.instancePath
-      .replace(/^\//, '')
-      .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
-      .replaceAll('/', '.');
-    return { ok: false, error: `field spec.authentication${field ? `.${field}` : ''}: ${first.message}` };
+  try {
+    return { ok: true, config: overlay(base, { authentication: auth }, 'spec.') };
+  } catch (err) {
+    if (err instanceof ConfigError) return { ok: false, error: err.message };
+    throw err;
   }
-  return { ok: true, config: applyAuthentication(base, auth as Record<string, unknown>) };
 }

@@ -1,10 +1,21 @@
-export { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, defaultConfig } from './defaults.ts';
 export { formatDuration, parseDuration } from './duration.ts';
 export {
-  applyAuthentication,
-  ConfigError,
   configFromDocument,
+  defaultConfig,
   type LoadedConfig,
   loadConfigFile,
+  overlay,
 } from './load.ts';
-export type * from './types.ts';
+export {
+  type AuditingOptions,
+  type AuthenticationOptions,
+  type AuthorizationOptions,
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  type IdentityProvider,
+  type KubeSphereConfig,
+  type OAuthClient,
+  type OAuthOptions,
+  type RedisOptions,
+} from './schema.ts';
+export { ConfigError } from './validate.ts';

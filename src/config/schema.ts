@@ -1,89 +1,154 @@
-// The accepted shape of kubesphere.yaml (the parts kapiserver serves). Used to validate the file and to
-// find unknown fields; values are converted into KubeSphereConfig by load.ts.
-import { type TSchema, Type } from 'typebox';
+// The one description of kubesphere.yaml (the parts kapiserver serves): field types, defaults and meanings. The file
+// is validated against it; defaults come from its `default`s; the configuration type is its decoded form, in which
+// durations (Go strings such as `10m`, or numbers of seconds, in the file) are milliseconds.
+import { type StaticDecode, Type } from 'typebox';
+import { formatDuration, parseDuration } from './duration.ts';
 
-/** Go duration string (`10m`, `2h0m0s`) or a number of seconds. */
-const Duration = Type.Union(
-  [Type.String({ pattern: '^(0|(\\d+(\\.\\d+)?(ns|us|µs|ms|s|m|h))+)$' }), Type.Number({ minimum: 0 })],
-  {
-    description: 'a duration such as 10m or 2h0m0s',
-  },
-);
+/** What a bad duration is reported as expecting (the field's `description` says what it means). */
+export const DURATION_EXPECTED = 'a duration such as 10m or 2h0m0s';
+
+/** A Go duration string (`10m`, `2h0m0s`) or a number of seconds in the file; milliseconds once decoded. */
+function Duration(options: { default?: string; description?: string } = {}) {
+  const encoded = Type.Union(
+    [Type.String({ pattern: '^(0|(\\d+(\\.\\d+)?(ns|us|µs|ms|s|m|h))+)$' }), Type.Number({ minimum: 0 })],
+    { ...options, expected: DURATION_EXPECTED },
+  );
+  return Type.Codec(encoded)
+    .Decode((v): number => (typeof v === 'number' ? Math.round(v * 1000) : (parseDuration(v) ?? 0)))
+    .Encode((ms) => formatDuration(ms));
+}
+
+/** KubeSphere's well-known default client (`kubesphere`/`kubesphere`), kept for compatibility; start-up warns while unchanged. */
+export const DEFAULT_CLIENT_ID = 'kubesphere';
+export const DEFAULT_CLIENT_SECRET = 'kubesphere';
 
 const Client = Type.Object({
-  name: Type.String({ minLength: 1 }),
-  secret: Type.Optional(Type.String()),
-  redirectURIs: Type.Optional(Type.Array(Type.String())),
-  grantMethod: Type.Optional(
-    Type.Union([Type.Literal('auto'), Type.Literal('prompt'), Type.Literal('deny')]),
+  name: Type.String({ minLength: 1, description: 'the OAuth client_id' }),
+  secret: Type.String({ default: '' }),
+  redirectURIs: Type.Array(Type.String(), { default: ['*'] }),
+  grantMethod: Type.Union([Type.Literal('auto'), Type.Literal('prompt'), Type.Literal('deny')], {
+    default: 'auto',
+  }),
+  respondWithChallenges: Type.Boolean({ default: false }),
+  scopeRestrictions: Type.Array(Type.String(), { default: ['full'] }),
+  accessTokenMaxAge: Type.Optional(
+    Duration({ description: "this client's access token lifetime; absent: the global one" }),
   ),
-  respondWithChallenges: Type.Optional(Type.Boolean()),
-  scopeRestrictions: Type.Optional(Type.Array(Type.String())),
-  accessTokenMaxAge: Type.Optional(Duration),
-  accessTokenInactivityTimeout: Type.Optional(Duration),
+  accessTokenInactivityTimeout: Type.Optional(Duration()),
 });
 
 const IdentityProvider = Type.Object({
   name: Type.String({ minLength: 1 }),
-  mappingMethod: Type.Optional(Type.String()),
+  mappingMethod: Type.String({ default: 'auto' }),
   type: Type.String(),
-  provider: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  provider: Type.Record(Type.String(), Type.Unknown(), { default: {} }),
 });
 
-export const OAuthOptionsSchema = Type.Object({
-  issuer: Type.Optional(Type.String()),
-  signKey: Type.Optional(Type.String()),
-  signKeyData: Type.Optional(Type.String()),
-  accessTokenMaxAge: Type.Optional(Duration),
-  accessTokenInactivityTimeout: Type.Optional(Duration),
-  clients: Type.Optional(Type.Array(Client)),
-  identityProviders: Type.Optional(Type.Array(IdentityProvider)),
-});
+const OAuthOptions = Type.Object(
+  {
+    issuer: Type.String({ default: 'kubesphere' }),
+    signKey: Type.Optional(Type.String({ description: 'accepted for compatibility; not used' })),
+    signKeyData: Type.Optional(Type.String({ description: 'accepted for compatibility; not used' })),
+    accessTokenMaxAge: Duration({ default: '2h', description: 'access token lifetime; 0: never expires' }),
+    accessTokenInactivityTimeout: Duration({
+      default: '2h',
+      description: 'refresh tokens live accessTokenMaxAge plus this',
+    }),
+    clients: Type.Array(Client, {
+      default: [{ name: DEFAULT_CLIENT_ID, secret: DEFAULT_CLIENT_SECRET }],
+    }),
+    identityProviders: Type.Array(IdentityProvider, { default: [] }),
+  },
+  { default: {} },
+);
 
-export const AuthenticationSchema = Type.Object({
-  authenticateRateLimiterMaxTries: Type.Optional(Type.Integer({ minimum: 1 })),
-  authenticateRateLimiterDuration: Type.Optional(Duration),
-  loginHistoryRetentionPeriod: Type.Optional(Duration),
-  loginHistoryMaximumEntries: Type.Optional(Type.Integer({ minimum: 0 })),
-  maximumClockSkew: Type.Optional(Duration),
-  multipleLogin: Type.Optional(Type.Boolean()),
-  jwtSecret: Type.Optional(Type.String()),
-  adminPassword: Type.Optional(Type.String()),
-  kubectlImage: Type.Optional(Type.String()),
-  oauthOptions: Type.Optional(OAuthOptionsSchema),
-});
+export const AuthenticationSchema = Type.Object(
+  {
+    authenticateRateLimiterMaxTries: Type.Integer({
+      minimum: 1,
+      default: 10,
+      description: 'failed logins within the window that lock a user (429)',
+    }),
+    authenticateRateLimiterDuration: Duration({ default: '10m' }),
+    loginHistoryRetentionPeriod: Duration({ default: '168h' }),
+    loginHistoryMaximumEntries: Type.Integer({ minimum: 0, default: 100 }),
+    maximumClockSkew: Duration({ default: '10s' }),
+    multipleLogin: Type.Boolean({
+      default: true,
+      description: "false: a new login revokes the user's older tokens",
+    }),
+    jwtSecret: Type.String({ default: '', description: 'HS256 key; empty: generated once and kept' }),
+    adminPassword: Type.String({
+      default: '',
+      description: 'kapiserver only: password of the initial admin user; empty: random, printed once',
+    }),
+    kubectlImage: Type.Optional(Type.String({ description: 'accepted for compatibility; not used' })),
+    oauthOptions: OAuthOptions,
+  },
+  { default: {} },
+);
 
-const Redis = Type.Object({
-  host: Type.String({ minLength: 1 }),
-  port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535 })),
-  password: Type.Optional(Type.String()),
-  db: Type.Optional(Type.Integer({ minimum: 0 })),
-});
+const Redis = Type.Object(
+  {
+    host: Type.String({ minLength: 1 }),
+    port: Type.Integer({ minimum: 1, maximum: 65535, default: 6379 }),
+    password: Type.String({ default: '' }),
+    db: Type.Integer({ minimum: 0, default: 0 }),
+  },
+  {
+    description:
+      'present: tokens in Redis (several replicas); absent: <data-dir>/oauth/tokens.db (one replica)',
+  },
+);
 
-const Authorization = Type.Object({
-  mode: Type.Optional(
-    Type.Union([Type.Literal('RBAC'), Type.Literal('AlwaysAllow'), Type.Literal('AlwaysDeny')]),
-  ),
-  /** kapiserver: forward /api, /apis as the authenticated user (Impersonate-* headers). Not a KubeSphere field. */
-  impersonate: Type.Optional(Type.Boolean()),
-});
+const Authorization = Type.Object(
+  {
+    mode: Type.Union([Type.Literal('RBAC'), Type.Literal('AlwaysAllow'), Type.Literal('AlwaysDeny')], {
+      default: 'RBAC',
+    }),
+    impersonate: Type.Optional(
+      Type.Boolean({
+        description:
+          'kapiserver only: forward /api and /apis with Impersonate-User/-Group of the authenticated user, so the ' +
+          'orchestrator also authorizes and audits them as that user (its service account needs the impersonate verb)',
+      }),
+    ),
+  },
+  { default: {} },
+);
 
-const Auditing = Type.Object({
-  enable: Type.Optional(Type.Boolean()),
-  logPath: Type.Optional(Type.String()),
-  webhookUrl: Type.Optional(Type.String()),
-  // KubeSphere v3 webhook batching options (pkg/simple/client/auditing).
-  eventSendersNum: Type.Optional(Type.Integer({ minimum: 1 })),
-  eventBatchSize: Type.Optional(Type.Integer({ minimum: 1 })),
-  eventBatchInterval: Type.Optional(Duration),
-});
+// KubeSphere v3 auditing, with its webhook batching options (pkg/simple/client/auditing).
+const Auditing = Type.Object(
+  {
+    enable: Type.Boolean({ default: false }),
+    logPath: Type.String({ default: '', description: 'file sink, one JSON event per line; empty: none' }),
+    webhookUrl: Type.String({ default: '', description: 'webhook sink; empty: none' }),
+    eventSendersNum: Type.Integer({ minimum: 1, default: 3, description: 'concurrent webhook batch POSTs' }),
+    eventBatchSize: Type.Integer({ minimum: 1, default: 100, description: 'events per webhook POST' }),
+    eventBatchInterval: Duration({
+      default: '3s',
+      description: 'longest wait before a partial batch is sent',
+    }),
+  },
+  { default: {} },
+);
 
-export const ConfigFileSchema = Type.Object({
-  authentication: Type.Optional(AuthenticationSchema),
+export const ConfigSchema = Type.Object({
+  authentication: AuthenticationSchema,
   redis: Type.Optional(Redis),
-  authorization: Type.Optional(Authorization),
-  auditing: Type.Optional(Auditing),
+  authorization: Authorization,
+  auditing: Auditing,
 });
+
+/** The configuration after defaults, durations in milliseconds. */
+export type KubeSphereConfig = StaticDecode<typeof ConfigSchema>;
+export type AuthenticationOptions = KubeSphereConfig['authentication'];
+export type OAuthOptions = AuthenticationOptions['oauthOptions'];
+export type OAuthClient = OAuthOptions['clients'][number];
+export type IdentityProvider = OAuthOptions['identityProviders'][number];
+export type RedisOptions = NonNullable<KubeSphereConfig['redis']>;
+export type AuthorizationOptions = KubeSphereConfig['authorization'];
+export type AuditingOptions = KubeSphereConfig['auditing'];
 
 /** Top-level sections of KubeSphere's file that kapiserver does not serve: accepted, noted once, not validated. */
 export const UNSERVED_SECTIONS = new Set([
@@ -108,5 +173,3 @@ export const UNSERVED_SECTIONS = new Set([
   'gpu',
   'kubeedge',
 ]);
-
-export type Schema = TSchema;
