@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import pino, { type Logger } from 'pino';
 import { ClusterConnection } from '../../src/apiserver/cluster/index.ts';
 import { type RunningApiServer, startApiServer } from '../../src/apiserver/index.ts';
-import { configFromDocument, type KubeSphereConfig } from '../../src/config/index.ts';
+import { parseCli } from '../../src/cli.ts';
+import { configFromDocument, type KubeSphereConfig, overlay } from '../../src/config/index.ts';
 import { type DevCluster, startDevCluster } from '../../src/devcluster/index.ts';
 
 export interface TestStack {
@@ -45,7 +46,8 @@ export async function startTestStack(opts: StackOptions = {}): Promise<TestStack
   const adminPassword = `Adm1n-${randomBytes(9).toString('base64url')}`;
   const doc = structuredClone(opts.configDocument ?? {}) as { authentication?: Record<string, unknown> };
   doc.authentication = { adminPassword, ...(doc.authentication ?? {}) };
-  const { config } = configFromDocument(doc, 'in test');
+  // The environment's overrides (KAPISERVER_ADMIN_PASSWORD...) beat the document, as in the real process.
+  const config = overlay(configFromDocument(doc, 'in test').config, parseCli([]).configOverrides);
   const ownDev = !opts.dev;
   const dev = opts.dev ?? (await startDevCluster({ dataDir, port: 0, logger }));
   const cluster = ClusterConnection.fromFile(opts.clusterKubeconfigPath ?? dev.kubeconfigPath, logger);

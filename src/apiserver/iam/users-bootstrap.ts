@@ -1,6 +1,6 @@
 // First start: create `admin` (bound to the built-in GlobalRole platform-admin) unless it exists. The password is
-// KAPISERVER_ADMIN_PASSWORD, else `authentication.adminPassword`, else random: printed once to stderr and written to
-// <dataDir>/initial-admin-password (mode 0600). Never a well-known default. An existing admin is never changed.
+// `authentication.adminPassword` (KAPISERVER_ADMIN_PASSWORD sets it), else random: printed once to stderr and
+// written to <dataDir>/initial-admin-password (mode 0600). Never a well-known default. An existing admin is never changed.
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,9 +38,8 @@ export async function bootstrapAdmin(
     exists = false;
   }
   if (!exists) {
-    const envPassword = process.env.KAPISERVER_ADMIN_PASSWORD ?? '';
-    const password = envPassword || opts.configuredPassword || randomPassword();
-    const generated = !envPassword && !opts.configuredPassword;
+    const password = opts.configuredPassword || randomPassword();
+    const generated = !opts.configuredPassword;
     try {
       await users.create({
         metadata: { name: ADMIN_USER, annotations: { 'kapiserver.io/bootstrap': 'true' } },
