@@ -261,6 +261,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   const opts: Record<string, unknown> = { configOverrides: {} };
   for (const s of SETTINGS) {
     const given = s.flag ? (flags[s.flag] ?? (s.alias ? flags[s.alias] : undefined)) : undefined;
+    // A switch (--version, --help): present or not.
     if (typeof given === 'boolean' || (s.flag && !s.arg)) {
       opts[s.option as string] = given === true;
       continue;
