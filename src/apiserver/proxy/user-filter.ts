@@ -111,7 +111,14 @@ export class CredentialFilter extends Transform {
     const text = Buffer.concat(this.parts).toString('utf8');
     this.parts = [];
     this.size = 0;
-    this.push(`${JSON.stringify(withoutCredentials(JSON.parse(text)))}\n`);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      // Not the parser's message: it quotes the text, which may hold a hash.
+      throw new Error('the response holds a value that is not JSON');
+    }
+    this.push(`${JSON.stringify(withoutCredentials(value))}\n`);
   }
 }
 
