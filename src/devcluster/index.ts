@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type DirLock, DirLockedError, lockDir } from '../datadir-lock.ts';
 import { ensureLocalPki } from '../pki/index.ts';
-import { devClusterPlugins } from './plugins.ts';
 import { Registry } from './registry.ts';
 import { Rest } from './rest.ts';
 import { ensureSystemNamespaces, seedDemoData } from './seed.ts';
@@ -149,16 +148,13 @@ async function serveDevCluster(
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 15_000,
     maxBufferedBytes: 64 * 1024 * 1024,
   });
-  const plugins = devClusterPlugins();
   const server: Server = createServer(
     { key: pki.serving.keyPem, cert: pki.serving.certPem, keepAliveTimeout: 65_000 },
     createHandler({
       rest,
-      registry,
       watches,
       token,
       logger: opts.logger,
-      plugins,
       serviceAccounts: new ServiceAccounts(dir, rest),
     }),
   );

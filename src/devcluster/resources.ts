@@ -36,6 +36,10 @@ export interface CrdVersionInfo {
 export const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 const NO_COLLECTION_DELETE = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
 
+/** `group/version` as objects carry it (`v1` for the core group). */
+export const apiVersionOf = (d: { group: string; version: string }) =>
+  d.group ? `${d.group}/${d.version}` : d.version;
+
 /** Storage key of a resource: versions of one group/resource share their objects. */
 export const storageKey = (d: { group: string; resource: string }) => `${d.group}/${d.resource}`;
 

@@ -40,7 +40,7 @@ import {
 } from './patch/index.ts';
 import type { PatchKind } from './patching.ts';
 import type { Registry } from './registry.ts';
-import { type ResourceDef, storageKey } from './resources.ts';
+import { apiVersionOf, type ResourceDef, storageKey } from './resources.ts';
 import type { Entry, Obj, Store } from './store.ts';
 
 export interface WriteOptions {
@@ -80,7 +80,6 @@ export interface Selectors {
   fields: FieldRequirement[];
 }
 
-const apiVersionOf = (d: ResourceDef) => (d.group ? `${d.group}/${d.version}` : d.version);
 const keyOf = (ns: string, name: string) => `${ns}\u0000${name}`;
 
 export class Rest {
@@ -107,14 +106,6 @@ export class Rest {
   }
 
   // --- reads ---
-
-  /** Presents a stored object in the requested version (custom resources share storage across versions). */
-  present(d: ResourceDef, e: Entry): { obj: Obj; json: string } {
-    const av = apiVersionOf(d);
-    if (e.obj.apiVersion === av && e.obj.kind === d.kind) return { obj: e.obj, json: e.json };
-    const obj = { ...e.obj, apiVersion: av, kind: d.kind };
-    return { obj, json: JSON.stringify(obj) };
-  }
 
   get(d: ResourceDef, ns: string, name: string): Entry {
     const e = this.store.get(storageKey(d), d.namespaced ? ns : '', name);
