@@ -20,17 +20,9 @@ import {
   type StatusCause,
   StatusError,
 } from '../k8s/status.ts';
-import {
-  crdResourceDefs,
-  defaultAndPrune,
-  prepareCrd,
-  readPath,
-  validateAgainstSchema,
-  validateCrd,
-  writePath,
-} from './crd.ts';
-import { defaultOnCreate, defaultOnWrite, specOf, validateBuiltin, validateName } from './kinds.ts';
+import { crdResourceDefs, readPath, writePath } from './crd.ts';
 import { isObj, jsonEqual, metaOf, newUid, nowSeconds, randomSuffix, validateMeta } from './meta.ts';
+import { validateName } from './names.ts';
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -42,6 +34,7 @@ import type { PatchKind } from './patching.ts';
 import type { Registry } from './registry.ts';
 import { apiVersionOf, type ResourceDef, storageKey } from './resources.ts';
 import type { Entry, Obj, Store } from './store.ts';
+import { type StrategyContext, strategyFor } from './strategy/index.ts';
 
 export interface WriteOptions {
   dryRun?: boolean;
@@ -85,11 +78,19 @@ const keyOf = (ns: string, name: string) => `${ns}\u0000${name}`;
 export class Rest {
   private readonly finalizingNamespaces = new Set<string>();
   private closed = false;
+  private readonly ctx: StrategyContext;
 
   constructor(
     readonly store: Store,
     readonly registry: Registry,
-  ) {}
+  ) {
+    this.ctx = {
+      store,
+      registry,
+      create: (d, ns, body, opts) => this.create(d, ns, body, opts),
+      finalizeNamespaceSoon: (ns) => this.scheduleNamespaceFinalize(ns),
+    };
+  }
 
   close(): void {
     this.closed = true;
@@ -288,50 +289,11 @@ export class Rest {
     delete meta.selfLink;
     if (d.generation) meta.generation = 1;
     else delete meta.generation;
-    if (d.crd) {
-      if (d.subresources.includes('status')) delete o.status;
-    } else {
-      defaultOnCreate(d, o, () => this.usedClusterIps());
-    }
-    if (d.kind === 'CustomResourceDefinition') {
-      const causes = validateCrd(o);
-      if (causes.length) throw invalid(d.group, d.kind, name, causes);
-      this.checkCrdConflicts(o);
-      prepareCrd(o, now);
-    }
+    const strategy = strategyFor(d);
+    strategy.prepareForCreate(o, this.ctx);
     const entry = this.write(d, d.namespaced ? ns : '', name, o, undefined, opts, operation);
-    if (d.kind === 'Namespace' && !opts.dryRun) this.createDefaultServiceAccount(name);
+    if (!opts.dryRun) strategy.afterCreate(entry, this.ctx);
     return entry;
-  }
-
-  /** What the service-account controller does for every new namespace. */
-  private createDefaultServiceAccount(ns: string): void {
-    const sa = this.registry.find('', 'v1', 'serviceaccounts');
-    if (!sa || this.store.get('/serviceaccounts', ns, 'default')) return;
-    this.create(sa, ns, { metadata: { name: 'default' } }, { fieldManager: 'kube-controller-manager' });
-  }
-
-  private usedClusterIps(): Set<string> {
-    const ips = new Set<string>();
-    for (const e of this.store.list('/services')) {
-      const ip = (e.obj.spec as Obj | undefined)?.clusterIP;
-      if (typeof ip === 'string') ips.add(ip);
-    }
-    return ips;
-  }
-
-  private checkCrdConflicts(crd: Obj): void {
-    const spec = crd.spec as Obj;
-    const names = spec.names as Obj;
-    const group = String(spec.group);
-    if (this.registry.all().some((d) => !d.crd && d.group === group && d.resource === names.plural))
-      throw invalid('apiextensions.k8s.io', 'CustomResourceDefinition', String((crd.metadata as Obj).name), [
-        {
-          reason: 'FieldValueInvalid',
-          message: 'Invalid value: conflicts with a built-in resource',
-          field: 'spec.names.plural',
-        },
-      ]);
   }
 
   /** Shared final step of every write: validation, metadata bookkeeping, no-op detection, storage. */
@@ -345,16 +307,11 @@ export class Rest {
     operation: 'Update' | 'Apply',
     sub?: string,
   ): Entry {
-    defaultOnWrite(d, o);
+    const strategy = strategyFor(d);
+    strategy.canonicalize(o);
     const meta = metaOf(o);
     const causes: StatusCause[] = validateMeta(meta);
-    if (d.crd) {
-      const pruned: string[] = [];
-      defaultAndPrune(d.crd.schema, o, true, '', pruned);
-      if (opts.fieldValidation === 'Strict' && pruned.length > 0)
-        throw badRequest(`strict decoding error: ${pruned.map((f) => `unknown field "${f}"`).join(', ')}`);
-      causes.push(...validateAgainstSchema(d.crd.schema, o));
-    } else causes.push(...validateBuiltin(d, o));
+    causes.push(...strategy.validate(o, opts));
     if (causes.length) throw invalid(d.group, d.kind, name, causes);
     if (old) {
       const oldMeta = old.obj.metadata as Obj;
@@ -368,9 +325,8 @@ export class Rest {
     if (opts.dryRun) return { ns, name, rv: old?.rv ?? 0, obj: o, json: JSON.stringify(o) };
     const res = storageKey(d);
     const entry = this.store.put(res, ns, name, o);
-    if (d.kind === 'CustomResourceDefinition' && !meta.deletionTimestamp)
-      this.registry.setCrd(name, crdResourceDefs(entry.obj));
-    if (meta.deletionTimestamp && !hasFinalizers(d, o))
+    strategy.afterStore(entry, this.ctx);
+    if (meta.deletionTimestamp && !strategy.hasFinalizers(o))
       return this.finalRemove(d, ns, name, 'Background') ?? entry;
     return entry;
   }
@@ -438,6 +394,7 @@ export class Rest {
     operation: 'Update' | 'Apply',
   ): Entry {
     const oldMeta = old.obj.metadata as Obj;
+    const strategy = strategyFor(d);
     let o: Obj;
     if (sub === 'status') {
       o = structuredClone(old.obj);
@@ -451,10 +408,7 @@ export class Rest {
         if (old.obj.status === undefined) delete o.status;
         else o.status = structuredClone(old.obj.status);
       }
-      if (d.kind === 'Namespace') {
-        o.status = structuredClone(old.obj.status);
-        if (sub !== 'finalize') o.spec = structuredClone(old.obj.spec);
-      }
+      strategy.prepareForUpdate(o, old.obj, sub);
     }
     const meta = metaOf(o);
     meta.name = old.name;
@@ -471,17 +425,7 @@ export class Rest {
       delete meta.deletionTimestamp;
       delete meta.deletionGracePeriodSeconds;
     }
-    if (d.kind === 'CustomResourceDefinition' && sub !== 'status') {
-      const causes = validateCrd(o);
-      if (causes.length) throw invalid(d.group, d.kind, old.name, causes);
-      const oldSpec = old.obj.spec as Obj;
-      const newSpec = o.spec as Obj;
-      if (newSpec.group !== oldSpec.group || (newSpec.names as Obj).plural !== (oldSpec.names as Obj).plural)
-        throw invalid(d.group, d.kind, old.name, [
-          { reason: 'FieldValueInvalid', message: 'Invalid value: field is immutable', field: 'spec.group' },
-        ]);
-      prepareCrd(o, nowSeconds());
-    }
+    strategy.finishUpdate(o, old.obj, sub);
     return this.write(d, old.ns, old.name, o, old, opts, operation, sub);
   }
 
@@ -534,7 +478,7 @@ export class Rest {
     if (kind === 'merge') next = applyMergePatch(old.obj, patchBody);
     else if (kind === 'json') next = applyJsonPatch(old.obj, patchBody);
     else {
-      if (d.crd)
+      if (!strategyFor(d).strategicMergePatch)
         throw new StatusError(
           415,
           'UnsupportedMediaType',
@@ -651,22 +595,15 @@ export class Rest {
         `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${e.rv}`,
       );
     if (opts.dryRun) return e;
-    if (d.kind === 'Namespace') {
+    const strategy = strategyFor(d);
+    if (strategy.delete) return strategy.delete(e, this.ctx);
+    const finalizers = strategy.hasFinalizers(e.obj);
+    if (finalizers || (opts.propagationPolicy === 'Foreground' && this.hasDependents(e))) {
       if (meta.deletionTimestamp) return e;
       const o = structuredClone(e.obj);
       metaOf(o).deletionTimestamp = nowSeconds();
       metaOf(o).deletionGracePeriodSeconds = 0;
-      o.status = { ...(o.status as Obj), phase: 'Terminating' };
-      const entry = this.store.put('/namespaces', '', name, o);
-      this.scheduleNamespaceFinalize(name);
-      return entry;
-    }
-    if (hasFinalizers(d, e.obj) || (opts.propagationPolicy === 'Foreground' && this.hasDependents(e))) {
-      if (meta.deletionTimestamp) return e;
-      const o = structuredClone(e.obj);
-      metaOf(o).deletionTimestamp = nowSeconds();
-      metaOf(o).deletionGracePeriodSeconds = 0;
-      if (!hasFinalizers(d, e.obj)) {
+      if (!finalizers) {
         // Foreground: dependents go first, then the owner; done synchronously here.
         this.collectDependents(e, 'Background');
         return this.store.remove(storageKey(d), e.ns, e.name) ?? e;
@@ -680,7 +617,7 @@ export class Rest {
     const removed = this.store.remove(storageKey(d), ns, name);
     if (!removed) return undefined;
     this.collectDependents(removed, propagation);
-    if (d.kind === 'CustomResourceDefinition') this.removeCrdContents(removed.obj);
+    strategyFor(d).afterRemove(removed, this.ctx);
     if (ns) {
       const nsEntry = this.store.get('/namespaces', '', ns);
       if (nsEntry && (nsEntry.obj.metadata as Obj).deletionTimestamp) this.scheduleNamespaceFinalize(ns);
@@ -726,15 +663,6 @@ export class Rest {
         }
       }
     }
-  }
-
-  private removeCrdContents(crd: Obj): void {
-    const spec = crd.spec as Obj;
-    const group = String(spec.group);
-    const plural = String((spec.names as Obj).plural);
-    const res = `${group}/${plural}`;
-    for (const e of [...this.store.list(res)]) this.store.remove(res, e.ns, e.name);
-    this.registry.setCrd(String((crd.metadata as Obj).name), []);
   }
 
   deleteCollection(d: ResourceDef, ns: string | undefined, q: ListQuery, opts: DeleteOptions): Entry[] {
@@ -792,14 +720,10 @@ export class Rest {
   }
 }
 
-function hasFinalizers(d: ResourceDef, o: Obj): boolean {
-  const f = (o.metadata as Obj | undefined)?.finalizers;
-  if (Array.isArray(f) && f.length > 0) return true;
-  if (d.kind === 'Namespace') {
-    const sf = (o.spec as Obj | undefined)?.finalizers;
-    return Array.isArray(sf) && sf.length > 0;
-  }
-  return false;
+/** What a generation bump compares: everything but metadata and status (and the type). */
+function specOf(o: Obj): Obj {
+  const { metadata: _m, status: _s, apiVersion: _a, kind: _k, ...rest } = o;
+  return rest;
 }
 
 /** Object without its resourceVersion (for no-op detection). */
