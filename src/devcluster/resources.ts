@@ -1,5 +1,5 @@
 // The built-in resource types the dev cluster serves: discovery metadata (verbs, short names, categories,
-// subresources) and the per-kind field-selector fields. Behaviour per kind lives in kinds.ts.
+// subresources) and the per-kind field-selector fields. Behaviour per resource lives in strategy/
 import type { Obj } from './store.ts';
 
 export interface ResourceDef {
