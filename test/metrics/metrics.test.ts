@@ -2,7 +2,6 @@
 // health gauges and process metrics, parsed from the Prometheus text format.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { ClusterConnection } from '../../src/apiserver/cluster/index.ts';
 import type { ServerContext } from '../../src/apiserver/context.ts';
@@ -38,17 +37,10 @@ function find(samples: Sample[], name: string, labels: Record<string, string>): 
   );
 }
 
-const kc = new KubeConfig();
-kc.loadFromOptions({
-  clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-  users: [{ name: 'u', token: 't' }],
-  contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-  currentContext: 'x',
-});
 const metrics = createApiMetrics();
 const ctx: ServerContext = {
   config: defaultConfig(),
-  cluster: new ClusterConnection(kc),
+  cluster: new ClusterConnection({ server: 'https://127.0.0.1:1', token: 't' }),
   logger: pino({ level: 'silent' }),
   dataDir: '/nonexistent',
   readiness: new Readiness(),

@@ -1,7 +1,6 @@
 // The API server's shell without an orchestrator: Status errors, not-found, health and readiness.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { KubeConfig } from '@kubernetes/client-node';
 import pino from 'pino';
 import { ClusterConnection } from '../../src/apiserver/cluster/index.ts';
 import type { ServerContext } from '../../src/apiserver/context.ts';
@@ -10,14 +9,7 @@ import { buildApiServer } from '../../src/apiserver/server.ts';
 import { defaultConfig } from '../../src/config/index.ts';
 
 function unreachableCluster(): ClusterConnection {
-  const kc = new KubeConfig();
-  kc.loadFromOptions({
-    clusters: [{ name: 'c', server: 'https://127.0.0.1:1' }],
-    users: [{ name: 'u', token: 't' }],
-    contexts: [{ name: 'x', cluster: 'c', user: 'u' }],
-    currentContext: 'x',
-  });
-  return new ClusterConnection(kc);
+  return new ClusterConnection({ server: 'https://127.0.0.1:1', token: 't' });
 }
 
 const readiness = new Readiness();

@@ -1,9 +1,10 @@
 // The connection to the orchestrator's API server: one place that knows its URL, CA and credentials, whether they
 // come from the embedded dev cluster's kubeconfig, a user's kubeconfig, or the in-cluster service account.
 import { readFileSync } from 'node:fs';
-import { KubeConfig } from '@kubernetes/client-node';
+import { isIPv6 } from 'node:net';
 import type { Logger } from 'pino';
 import { Agent, request } from 'undici';
+import { type ClusterAccess, readKubeconfig } from './kubeconfig.ts';
 
 export interface ClusterTls {
   ca?: string;
@@ -16,41 +17,29 @@ export interface ClusterTls {
 /** How often a rotated service-account token file is re-read. */
 const TOKEN_FILE_TTL_MS = 60_000;
 
+/** Where in-cluster mode finds the mounted service account (under an optional root, for tests). */
+const SERVICE_ACCOUNT_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
+
 export class ClusterConnection {
-  readonly kubeConfig: KubeConfig;
   readonly server: string;
   readonly tls: ClusterTls;
   /** undici dispatcher with the cluster's TLS settings and connection reuse, shared by every caller. */
   readonly dispatcher: Agent;
+  private readonly access: ClusterAccess;
   private tokenCache?: { value: string; readAt: number };
   private reachable = false;
   /** Why the last probe failed, for the log line and /readyz. */
   private lastFailure = '';
   private versionInfo?: Record<string, unknown>;
 
-  constructor(kubeConfig: KubeConfig, logger?: Logger) {
-    this.kubeConfig = kubeConfig;
-    const cluster = kubeConfig.getCurrentCluster();
-    if (!cluster) throw new Error('kubeconfig has no current cluster');
-    this.server = cluster.server.replace(/\/+$/, '');
-    const user = kubeConfig.getCurrentUser();
+  constructor(access: ClusterAccess, logger?: Logger) {
+    this.access = access;
+    this.server = access.server.replace(/\/+$/, '');
     this.tls = {
-      ca: cluster.caData
-        ? Buffer.from(cluster.caData, 'base64').toString()
-        : cluster.caFile
-          ? readFileSync(cluster.caFile, 'utf8')
-          : undefined,
-      cert: user?.certData
-        ? Buffer.from(user.certData, 'base64').toString()
-        : user?.certFile
-          ? readFileSync(user.certFile, 'utf8')
-          : undefined,
-      key: user?.keyData
-        ? Buffer.from(user.keyData, 'base64').toString()
-        : user?.keyFile
-          ? readFileSync(user.keyFile, 'utf8')
-          : undefined,
-      insecureSkipVerify: cluster.skipTLSVerify === true,
+      ca: access.ca,
+      cert: access.cert,
+      key: access.key,
+      insecureSkipVerify: access.insecureSkipVerify === true,
     };
     if (this.tls.insecureSkipVerify) {
       logger?.warn(
@@ -71,24 +60,31 @@ export class ClusterConnection {
   }
 
   static fromFile(path: string, logger?: Logger): ClusterConnection {
-    const kc = new KubeConfig();
-    kc.loadFromFile(path);
-    return new ClusterConnection(kc, logger);
+    return new ClusterConnection(readKubeconfig(path), logger);
   }
 
   /**
-   * In-cluster mode: KUBERNETES_SERVICE_HOST plus the mounted service-account token and CA. `root` prefixes the
-   * mount path (/var/run/secrets/kubernetes.io/serviceaccount), for tests that stage those files elsewhere.
+   * In-cluster mode: KUBERNETES_SERVICE_HOST/PORT plus the mounted service-account token and CA. `root` prefixes the
+   * mount path, for tests that stage those files elsewhere.
    */
   static inCluster(root = '', logger?: Logger): ClusterConnection {
-    const kc = new KubeConfig();
-    kc.loadFromCluster(root || undefined);
-    return new ClusterConnection(kc, logger);
+    const host = process.env.KUBERNETES_SERVICE_HOST ?? '';
+    const port = process.env.KUBERNETES_SERVICE_PORT ?? '';
+    // The plain-HTTP ports of a kube-apiserver's insecure serving (and kubectl proxy).
+    const scheme = ['80', '8080', '8001'].includes(port) ? 'http' : 'https';
+    return new ClusterConnection(
+      {
+        server: `${scheme}://${isIPv6(host) ? `[${host}]` : host}:${port}`,
+        ca: readFileSync(`${root}${SERVICE_ACCOUNT_DIR}/ca.crt`, 'utf8'),
+        tokenFile: `${root}${SERVICE_ACCOUNT_DIR}/token`,
+      },
+      logger,
+    );
   }
 
   static inClusterAvailable(root = ''): boolean {
     try {
-      readFileSync(`${root}/var/run/secrets/kubernetes.io/serviceaccount/token`);
+      readFileSync(`${root}${SERVICE_ACCOUNT_DIR}/token`);
       return Boolean(process.env.KUBERNETES_SERVICE_HOST);
     } catch {
       return false;
@@ -97,21 +93,16 @@ export class ClusterConnection {
 
   /** The `Authorization` header value for the orchestrator (token files are re-read as they rotate). */
   authorization(): string | undefined {
-    const user = this.kubeConfig.getCurrentUser();
-    if (!user) return undefined;
-    if (user.token) return `Bearer ${user.token}`;
-    const provider = user.authProvider as { name?: string; config?: { tokenFile?: string } } | undefined;
-    const file = provider?.name === 'tokenFile' ? provider.config?.tokenFile : undefined;
-    if (file) {
+    const { token, tokenFile, username, password } = this.access;
+    if (token) return `Bearer ${token}`;
+    if (tokenFile) {
       const now = Date.now();
       if (!this.tokenCache || now - this.tokenCache.readAt > TOKEN_FILE_TTL_MS) {
-        this.tokenCache = { value: readFileSync(file, 'utf8').trim(), readAt: now };
+        this.tokenCache = { value: readFileSync(tokenFile, 'utf8').trim(), readAt: now };
       }
       return `Bearer ${this.tokenCache.value}`;
     }
-    if (user.username && user.password) {
-      return `Basic ${Buffer.from(`${user.username}:${user.password}`).toString('base64')}`;
-    }
+    if (username && password) return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
     return undefined;
   }
 

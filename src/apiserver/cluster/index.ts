@@ -12,3 +12,4 @@ export {
   type SortField,
 } from './cache.ts';
 export { ClusterConnection, type ClusterTls } from './connection.ts';
+export type { ClusterAccess } from './kubeconfig.ts';
