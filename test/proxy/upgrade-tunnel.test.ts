@@ -199,6 +199,29 @@ test('an upgrade with a body or an unknown protocol is refused before the cluste
   }
 });
 
+test('a refused upgrade whose client goes on sending and never closes is still closed by kapiserver', {
+  timeout: 60_000,
+}, async () => {
+  const closed = await new Promise<boolean>((resolve) => {
+    const socket = connect({ port: stack.api.port, host: '127.0.0.1', allowHalfOpen: true }, () => {
+      socket.write(upgradeHead('GET', '/api/v1', malloryToken));
+    });
+    // It keeps writing, so it notices (by a reset) once kapiserver has really let go of the connection.
+    const writer = setInterval(() => socket.write(SMUGGLED, () => {}), 100);
+    const guard = setTimeout(() => {
+      socket.destroy();
+      resolve(false);
+    }, 10_000);
+    socket.on('error', () => {});
+    socket.on('close', () => {
+      clearInterval(writer);
+      clearTimeout(guard);
+      resolve(true);
+    });
+  });
+  assert.ok(closed, 'kapiserver closed the connection within a few seconds');
+});
+
 test('an exec the cluster answers without switching protocols is relayed and closed; nothing is smuggled', {
   timeout: 60_000,
 }, async () => {

@@ -27,6 +27,8 @@ import { isUserRequest } from './user-filter.ts';
 
 /** From sending the request to the orchestrator's response head (connecting included). */
 const RESPONSE_HEAD_TIMEOUT_MS = 60_000;
+/** How long a refused connection may go on sending before it is cut. */
+const LINGER_MS = 2_000;
 /** The streaming subresources of pods, which kubectl and client-go open with SPDY/3.1 or WebSocket. */
 const POD_STREAMS = new Set(['exec', 'attach', 'portforward']);
 const STATUS_TEXT: Record<number, string> = {
@@ -45,11 +47,27 @@ interface Identity {
   impersonator?: UserInfo;
 }
 
+/**
+ * Closes a connection once its one response is written. What the client still sends is read and discarded (never
+ * parsed) until it closes its side or LINGER_MS pass: unread bytes would keep the socket open for ever (and hold up
+ * shutdown), while closing on them at once would reset the connection and could lose the response.
+ */
+function closeAfterResponse(socket: Duplex): void {
+  socket.once('finish', () => {
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+    socket.once('end', () => socket.destroy());
+    socket.resume();
+  });
+}
+
 /** Writes a Status response on a raw socket and closes it. */
 function refuse(socket: Duplex, status: StatusError, extra: string[] = []): void {
   const body = JSON.stringify(status.toStatus());
   const code = status.code;
   if (!socket.writable) return void socket.destroy();
+  closeAfterResponse(socket);
   socket.end(
     [
       `HTTP/1.1 ${code} ${STATUS_TEXT[code] ?? 'Error'}`,
@@ -168,8 +186,8 @@ function relay(res: IncomingMessage, socket: Duplex): void {
   socket.write(`${lines.join('\r\n')}\r\n\r\n`);
   res.on('error', () => socket.destroy());
   // Without a Content-Length the body ends where the connection does.
+  closeAfterResponse(socket);
   res.pipe(socket);
-  socket.once('finish', () => socket.destroy());
 }
 
 export function upgradeHandler(ctx: ServerContext) {
