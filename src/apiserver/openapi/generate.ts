@@ -4,13 +4,9 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCrdOpenApi } from './crd-spec.ts';
 import { buildKsOpenApi, PKG_VERSION } from './ks-spec.ts';
+import { CRD_SPEC_FILE, KS_SPEC_FILE } from './spec-files.ts';
 
-export const KS_SPEC_FILE = fileURLToPath(
-  new URL('../../../api/ks-openapi-spec/swagger.json', import.meta.url),
-);
-export const CRD_SPEC_FILE = fileURLToPath(
-  new URL('../../../api/openapi-spec/swagger.json', import.meta.url),
-);
+export { CRD_SPEC_FILE, KS_SPEC_FILE };
 
 export async function generatedDocuments(): Promise<{ file: string; text: string }[]> {
   return [

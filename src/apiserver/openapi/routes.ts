@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../../k8s/status.ts';
-import { CRD_SPEC_FILE, generatedDocuments, KS_SPEC_FILE } from './generate.ts';
+import { CRD_SPEC_FILE, KS_SPEC_FILE } from './spec-files.ts';
 
 export const SWAGGER_UI = '/swagger-ui';
 export const KS_SPEC_PATH = `${SWAGGER_UI}/ks-openapi-spec/swagger.json`;
@@ -76,7 +76,10 @@ export function registerOpenApiRoutes(app: FastifyInstance): void {
     try {
       return readFileSync(file, 'utf8');
     } catch {
-      documents ??= generatedDocuments().then((docs) => new Map(docs.map((d) => [d.file, d.text])));
+      // The generator (and @fastify/swagger) is loaded only here: a server with api/ never needs it.
+      documents ??= import('./generate.ts')
+        .then(({ generatedDocuments }) => generatedDocuments())
+        .then((docs) => new Map(docs.map((d) => [d.file, d.text])));
       return (await documents).get(file) ?? '{}';
     }
   };
