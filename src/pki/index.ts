@@ -1,14 +1,22 @@
 // Local certificate authority shared by kapiserver's secure port and the embedded dev cluster.
 // Generated once under <data-dir>/pki/ and reused on later starts, so kubeconfigs stay valid.
-import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it loaded first
-import { webcrypto } from 'node:crypto';
+import { webcrypto, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { join } from 'node:path';
-import * as x509 from '@peculiar/x509';
+import type { JsonGeneralName } from '@peculiar/x509';
 
-x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+/**
+ * @peculiar/x509 (with its dependency injection, asn1 schemas and reflect-metadata) is loaded only to issue a
+ * certificate: a start that finds its certificates reads them with node:crypto.
+ */
+async function x509Library(): Promise<typeof import('@peculiar/x509')> {
+  await import('reflect-metadata'); // its dependency injection needs this loaded first
+  const x509 = await import('@peculiar/x509');
+  x509.cryptoProvider.set(webcrypto as unknown as Crypto);
+  return x509;
+}
 
 const ALG = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 const TEN_YEARS_MS = 10 * 365 * 24 * 3600 * 1000;
@@ -46,6 +54,7 @@ async function exportKey(key: CryptoKey): Promise<string> {
 }
 
 async function generateCa(): Promise<KeyPair> {
+  const x509 = await x509Library();
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -65,6 +74,7 @@ async function generateCa(): Promise<KeyPair> {
 
 /** Issues a serving certificate signed by the CA for the given DNS names and IP addresses. */
 export async function issueServingCert(ca: KeyPair, names: string[]): Promise<KeyPair> {
+  const x509 = await x509Library();
   const caCert = new x509.X509Certificate(ca.certPem);
   const caKey = await importKey(ca.keyPem);
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
@@ -85,7 +95,7 @@ export async function issueServingCert(ca: KeyPair, names: string[]): Promise<Ke
       ),
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension(
-        names.map((n) => ({ type: isIP(n) ? 'ip' : 'dns', value: n }) as x509.JsonGeneralName),
+        names.map((n) => ({ type: isIP(n) ? 'ip' : 'dns', value: n }) as JsonGeneralName),
       ),
       await x509.AuthorityKeyIdentifierExtension.create(caCert),
     ],
@@ -145,8 +155,13 @@ export function servingNames(extra: string[] = []): string[] {
 
 /** The DNS names and IP addresses a certificate is valid for. */
 export function certificateNames(certPem: string): string[] {
-  const san = new x509.X509Certificate(certPem).getExtension(x509.SubjectAlternativeNameExtension);
-  return (san?.names.toJSON() ?? []).map((n) => canonical(n.value));
+  // node:crypto spells the extension as "DNS:localhost, IP Address:127.0.0.1, ..." (IPv6 in full, upper case).
+  const san = new X509Certificate(certPem).subjectAltName ?? '';
+  return san
+    .split(', ')
+    .map((entry) => /^(?:DNS|IP Address):(.*)$/.exec(entry)?.[1])
+    .filter((name): name is string => name !== undefined)
+    .map(canonical);
 }
 
 /**
