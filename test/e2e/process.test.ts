@@ -7,7 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { bearer, login } from '../helpers/oauth.ts';
-import { KAPISERVER, type KapiserverProcess, ROOT, startKapiserverProcess } from '../helpers/process.ts';
+import {
+  KAPISERVER,
+  type KapiserverProcess,
+  localFlags,
+  ROOT,
+  startKapiserverProcess,
+} from '../helpers/process.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-process-'));
 const running: KapiserverProcess[] = [];
@@ -16,18 +22,7 @@ after(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const common = [
-  '--data-dir',
-  dataDir,
-  '--bind-address',
-  '127.0.0.1',
-  '--port',
-  '0',
-  '--secure-port',
-  '0',
-  '--devcluster-port',
-  '0',
-];
+const common = localFlags(dataDir);
 
 function httpsGet(port: number, path: string, ca: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {

@@ -14,6 +14,7 @@ import {
   isRunning,
   type KapiserverProcess,
   killDevClusterOf,
+  localFlags,
   lockHolder,
   runKapiserver,
   startKapiserverProcess,
@@ -28,18 +29,7 @@ after(() => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const common = [
-  '--data-dir',
-  dataDir,
-  '--bind-address',
-  '127.0.0.1',
-  '--port',
-  '0',
-  '--secure-port',
-  '0',
-  '--devcluster-port',
-  '0',
-];
+const common = localFlags(dataDir);
 
 const JWT_SECRET = 'startup-test-jwt-secret-0123456789abcdef';
 const adminPassword = () => readFileSync(join(dataDir, 'initial-admin-password'), 'utf8').trim();

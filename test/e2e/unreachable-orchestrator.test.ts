@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { type DevClusterProcess, startDevClusterProcess } from '../helpers/devcluster.ts';
 import { eventually, login } from '../helpers/oauth.ts';
-import { type KapiserverProcess, startKapiserverProcess } from '../helpers/process.ts';
+import { type KapiserverProcess, localFlags, startKapiserverProcess } from '../helpers/process.ts';
 
 const devDir = mkdtempSync(join(tmpdir(), 'unreachable-dev-'));
 const dataDir = mkdtempSync(join(tmpdir(), 'unreachable-kapi-'));
@@ -45,18 +45,7 @@ test('listens at once on an unreachable cluster, reports it, and serves once the
   const kubeconfig = join(devDir, 'devcluster', 'kubeconfig');
 
   const started = Date.now();
-  kapi = await startKapiserverProcess([
-    '--kubeconfig',
-    kubeconfig,
-    '--data-dir',
-    dataDir,
-    '--bind-address',
-    '127.0.0.1',
-    '--port',
-    '0',
-    '--secure-port',
-    '0',
-  ]);
+  kapi = await startKapiserverProcess(localFlags(dataDir, kubeconfig));
   const p = kapi;
   // Bounded by the process start itself: before, start-up waited 40 s on steps that needed the cluster.
   assert.ok(Date.now() - started < 30_000, `listening took ${Date.now() - started} ms`);

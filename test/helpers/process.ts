@@ -7,6 +7,12 @@ export const ROOT = resolve(import.meta.dirname, '..', '..');
 /** node arguments that run the `kapiserver` command from the sources under test (no build step in between). */
 export const KAPISERVER = ['--import', 'tsx', resolve(ROOT, 'src', 'main.ts')];
 
+/** Flags for a kapiserver on loopback, free ports and `dataDir`; with the embedded dev cluster unless a kubeconfig is given. */
+export function localFlags(dataDir: string, kubeconfig?: string): string[] {
+  const flags = ['--data-dir', dataDir, '--bind-address', '127.0.0.1', '--port', '0', '--secure-port', '0'];
+  return kubeconfig ? ['--kubeconfig', kubeconfig, ...flags] : [...flags, '--devcluster-port', '0'];
+}
+
 export interface KapiserverProcess {
   child: ChildProcessWithoutNullStreams;
   port: number;
