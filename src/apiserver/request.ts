@@ -1,5 +1,28 @@
-// What the filter chain attaches to each request, read by every later filter and handler.
-import type { RequestInfo } from './filters/requestinfo.ts';
+// What the filter chain attaches to each request, read by every later filter and handler. Types only: filters,
+// handlers and the authorizer all import them from here, and this module imports nothing of theirs.
+
+export type ResourceScope = 'Cluster' | 'Workspace' | 'Namespace';
+
+export interface RequestInfo {
+  /** True for /api, /apis, /kapi, /kapis paths that name a resource (not discovery). */
+  isResourceRequest: boolean;
+  /** True when the request goes to the orchestrator (/api, /apis). */
+  isKubernetesRequest: boolean;
+  path: string;
+  /** Kubernetes verb: get, list, watch, create, update, patch, delete, deletecollection, proxy; or the lower-cased HTTP method for non-resource requests. */
+  verb: string;
+  apiPrefix: string;
+  apiGroup: string;
+  apiVersion: string;
+  cluster: string;
+  workspace: string;
+  namespace: string;
+  resource: string;
+  subresource: string;
+  name: string;
+  parts: string[];
+  resourceScope: ResourceScope;
+}
 
 /** The authenticated caller, as Kubernetes' user.Info. */
 export interface UserInfo {
@@ -14,5 +37,7 @@ declare module 'fastify' {
     requestInfo: RequestInfo;
     /** Set by the authentication filter; undefined only on the anonymous allow-list. */
     user?: UserInfo;
+    /** The authenticated caller when the request impersonates someone (request.user is then the impersonated one). */
+    impersonator?: UserInfo;
   }
 }

@@ -9,11 +9,10 @@ import { clientErrorHandler } from './client-error.ts';
 import type { ServerContext } from './context.ts';
 import { asStatusError, installErrorHandlers } from './errors.ts';
 import { auditHook } from './filters/audit.ts';
-import { authenticationFilter } from './filters/authentication.ts';
-import { authorizationFilter, escalationFilter } from './filters/authorization.ts';
+import { escalationFilter } from './filters/authorization.ts';
 import { bodyDepthFilter } from './filters/body-depth.ts';
-import { impersonationFilter } from './filters/impersonation.ts';
-import { parseRequestInfo } from './filters/requestinfo.ts';
+import { runChain } from './filters/chain.ts';
+import { metricsHook } from './filters/metrics.ts';
 import { requestLogHook } from './filters/requestlog.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerKapis } from './kapis/index.ts';
@@ -67,28 +66,27 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
   installErrorHandlers(app, ctx.logger);
 
   // ---- The filter chain (design.md "Request flow"), in order. ----
-  // 1. Request info: parse once; everything after reads request.requestInfo.
-  app.addHook('onRequest', async (request) => {
-    request.requestInfo = parseRequestInfo(request.method, request.url);
-    try {
-      decodeURIComponent(request.requestInfo.path);
-    } catch {
-      throw badRequest('the request path is not valid percent-encoded UTF-8');
+  // 1-3. Request info (parsed once; everything after reads request.requestInfo), canonical path (400), authentication
+  // (request.user or 401), impersonation (kubectl --as: request.user becomes the impersonated user once the caller may
+  // impersonate), authorization (403 unless the user may do requestInfo's verb on its resource or path).
+  app.addHook('onRequest', async (request, reply) => {
+    const { info, user, impersonator, refusal } = await runChain(ctx, request.raw);
+    request.requestInfo = info;
+    request.user = user;
+    request.impersonator = impersonator;
+    if (refusal) {
+      reply.headers(refusal.headers);
+      throw refusal.error;
     }
   });
-  // 2. Authentication: resolves request.user or answers 401.
-  app.addHook('onRequest', authenticationFilter(ctx));
-  // 2b. Impersonation (kubectl --as): checks the caller may impersonate, then request.user is the impersonated user.
-  app.addHook('onRequest', impersonationFilter(ctx));
-  // 3. Authorization: answers 403 unless the user may do requestInfo's verb on its resource or path.
-  app.addHook('onRequest', authorizationFilter(ctx));
   // 3a. Parsed bodies nest no deeper than handlers can walk.
   app.addHook('preValidation', bodyDepthFilter);
   // 3b. Role and binding writes through /kapis: nothing beyond what the writer holds (needs the parsed body).
   app.addHook('preHandler', escalationFilter(ctx));
-  // 4. Audit and the request log, once the response is sent.
+  // 4. The request log, metrics and audit, once the response is sent.
   app.addHook('onResponse', requestLogHook(ctx.logger));
-  app.addHook('onResponse', auditHook(ctx));
+  if (ctx.metrics) app.addHook('onResponse', metricsHook(ctx.metrics));
+  if (ctx.audit) app.addHook('onResponse', auditHook(ctx.audit));
 
   // ---- 5. Dispatch by prefix. ----
   registerHealthRoutes(app, ctx.readiness);
@@ -98,7 +96,7 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
   if (ctx.metrics) registerMetricsRoutes(app, ctx.metrics);
   if (ctx.oauth) registerOAuthRoutes(app, ctx, ctx.oauth);
   registerProxy(app, ctx);
-  // Upgrades (exec, attach, port-forward) bypass fastify: the handler runs the same authn/authz functions itself.
+  // Upgrades (exec, attach, port-forward) bypass fastify: the handler runs the same chain itself.
   // listen() copies this listener to the HTTPS server too.
   app.server.on('upgrade', upgradeHandler(ctx));
 

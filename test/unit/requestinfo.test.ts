@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseRequestInfo, type RequestInfo } from '../../src/apiserver/filters/requestinfo.ts';
+import { parseRequestInfo } from '../../src/apiserver/filters/requestinfo.ts';
+import type { RequestInfo } from '../../src/apiserver/request.ts';
 
 type Expect = Partial<RequestInfo>;
 const R = true;

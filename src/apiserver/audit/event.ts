@@ -3,8 +3,7 @@
 // Metadata level only: request and response bodies (passwords, tokens, Secret data) are never part of an event.
 import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import type { RequestInfo } from '../filters/requestinfo.ts';
-import type { UserInfo } from '../request.ts';
+import type { RequestInfo, UserInfo } from '../request.ts';
 
 export interface AuditEvent {
   kind: 'Event';

@@ -1,16 +1,14 @@
-// Authentication filter: every request outside the anonymous allow-list (./anonymous.ts) needs
+// Authentication: every request outside the anonymous paths (../path-policy.ts) needs
 // `Authorization: Bearer <access token>`: a valid HS256 JWT from /oauth/token, still active in the token store
 // (not revoked, not superseded by a single-login policy), of a user that still exists. Anything else is a 401
 // Kubernetes Status. The resolved user (name, uid, groups incl. system:authenticated, extra) goes on request.user.
-// `authenticateHeaders` is the same check as a plain function, for the upgrade handler (proxy/upgrade.ts), which
-// never passes through fastify's hooks.
+// Run by the filter chain (./chain.ts), for fastify's hooks and the upgrade handler alike.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { serviceUnavailable, unauthorized } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { InvalidTokenError } from '../oauth/jwt.ts';
+import { isAnonymousPath } from '../path-policy.ts';
 import type { UserInfo } from '../request.ts';
-import { isAnonymousPath } from './anonymous.ts';
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)[ ]*$/i;
 
@@ -43,17 +41,10 @@ export async function authenticateHeaders(
   }
 }
 
-export function authenticationFilter(ctx: ServerContext) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    const path = request.requestInfo?.path ?? request.url.split('?')[0];
-    try {
-      request.user = await authenticateHeaders(ctx, path, request.headers);
-    } catch (err) {
-      const code = (err as { code?: number }).code;
-      if (code === 401) reply.header('www-authenticate', 'Bearer realm="kapiserver"');
-      // The token store is down: tell clients when to try again.
-      if (code === 503) reply.header('retry-after', '5');
-      throw err;
-    }
-  };
+/** Response headers for an authentication failure: the challenge on 401, when to retry while the token store is down. */
+export function authenticationFailureHeaders(err: unknown): Record<string, string> {
+  const code = (err as { code?: number }).code;
+  if (code === 401) return { 'WWW-Authenticate': 'Bearer realm="kapiserver"' };
+  if (code === 503) return { 'Retry-After': '5' };
+  return {};
 }

@@ -7,21 +7,12 @@
 // event records both. Requests without an authenticated user (the anonymous allow-list) ignore the headers: there is
 // no identity for them to change, and forwarding strips every client Impersonate-* header anyway.
 //
-// `impersonatedUser` is a plain function so the upgrade handler (proxy/upgrade.ts) applies exactly the same rules.
+// Run by the filter chain (./chain.ts), for fastify's hooks and the upgrade handler alike.
 import type { IncomingHttpHeaders } from 'node:http';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
-import type { UserInfo } from '../request.ts';
+import type { RequestInfo, UserInfo } from '../request.ts';
 import { authorizeRequest } from './authorization.ts';
-import type { RequestInfo } from './requestinfo.ts';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The authenticated caller when the request impersonates someone (request.user is then the impersonated one). */
-    impersonator?: UserInfo;
-  }
-}
 
 const USER = 'impersonate-user';
 const GROUP = 'impersonate-group';
@@ -139,15 +130,4 @@ export async function impersonatedUser(
   if (uids.length === 1) user.uid = uids[0];
   if (Object.keys(extra).length > 0) user.extra = extra;
   return user;
-}
-
-export function impersonationFilter(ctx: ServerContext) {
-  return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
-    const caller = request.user;
-    if (!caller) return;
-    const acting = await impersonatedUser(ctx, caller, request.headers, () => request.raw.headersDistinct);
-    if (!acting) return;
-    request.impersonator = caller;
-    request.user = acting;
-  };
 }

@@ -1,28 +1,10 @@
 // Request info: classifies a method + URL once (like KubeSphere's RequestInfoFactory, itself modelled on the
 // Kubernetes apiserver's), so authentication, authorization, audit and dispatch all read the same answer.
 
-export type ResourceScope = 'Cluster' | 'Workspace' | 'Namespace';
+// The types live in ../request.ts (below the filters, so nothing imports upward); re-exported for older importers.
+export type { RequestInfo, ResourceScope } from '../request.ts';
 
-export interface RequestInfo {
-  /** True for /api, /apis, /kapi, /kapis paths that name a resource (not discovery). */
-  isResourceRequest: boolean;
-  /** True when the request goes to the orchestrator (/api, /apis). */
-  isKubernetesRequest: boolean;
-  path: string;
-  /** Kubernetes verb: get, list, watch, create, update, patch, delete, deletecollection, proxy; or the lower-cased HTTP method for non-resource requests. */
-  verb: string;
-  apiPrefix: string;
-  apiGroup: string;
-  apiVersion: string;
-  cluster: string;
-  workspace: string;
-  namespace: string;
-  resource: string;
-  subresource: string;
-  name: string;
-  parts: string[];
-  resourceScope: ResourceScope;
-}
+import type { RequestInfo } from '../request.ts';
 
 const API_PREFIXES = new Set(['api', 'apis', 'kapi', 'kapis']);
 const GROUPLESS_PREFIXES = new Set(['api', 'kapi']);

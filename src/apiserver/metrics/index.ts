@@ -2,7 +2,7 @@
 // Request metrics keep KubeSphere's names (ks_server_request_total, ks_server_request_duration_seconds) so existing
 // dashboards work; kapiserver's own metrics are prefixed kapiserver_. Served by routes.ts behind the filter chain.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
-import type { RequestInfo } from '../filters/requestinfo.ts';
+import type { RequestInfo } from '../request.ts';
 
 /** Result of one /oauth/token request, as C's token endpoint reports it. */
 export type TokenResult = 'success' | 'failure';

@@ -3,9 +3,9 @@
 // (that would remove the platform roles and the admin user at once, whoever holds `deletecollection`). The same
 // protection /kapis gives (kapis/iam/roles.ts); delete other objects one by one.
 import { forbidden, methodNotAllowed } from '../../k8s/status.ts';
-import type { RequestInfo } from '../filters/requestinfo.ts';
 import { IAM_GROUP } from '../iam/rbac.ts';
 import { BUILTIN_GLOBAL_ROLES } from '../iam/roles.ts';
+import type { RequestInfo } from '../request.ts';
 
 const BUILTIN_ROLES = new Set(BUILTIN_GLOBAL_ROLES.map((r) => r.name));
 const NO_COLLECTION_DELETE = new Set(['globalroles', 'users']);

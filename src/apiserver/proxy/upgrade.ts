@@ -1,6 +1,6 @@
 // Upgrade requests (pods/exec, pods/attach, pods/portforward, and watch over WebSocket) under /api, /apis: Node hands
 // every request with `Connection: Upgrade` to the servers' `upgrade` event, never to fastify, so this handler runs
-// the SAME authentication, impersonation and authorization functions as the fastify hooks and then asks the
+// the SAME filter chain as the fastify hooks (filters/chain.ts) and then asks the
 // orchestrator for the upgrade with kapiserver's own credentials (the client's credentials, Impersonate-* and
 // hop-by-hop headers stripped by headers.ts).
 //
@@ -16,12 +16,9 @@ import type { Duplex } from 'node:stream';
 import { badRequest, notFound, type StatusError, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { asStatusError } from '../errors.ts';
-import { recordRawRequest } from '../filters/audit.ts';
-import { authenticateHeaders } from '../filters/authentication.ts';
-import { authorizeRequest } from '../filters/authorization.ts';
-import { impersonatedUser } from '../filters/impersonation.ts';
-import { parseRequestInfo, type RequestInfo } from '../filters/requestinfo.ts';
-import type { UserInfo } from '../request.ts';
+import { auditRawRequest } from '../filters/audit.ts';
+import { type ChainResult, runChain } from '../filters/chain.ts';
+import type { RequestInfo, UserInfo } from '../request.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
 import { isUserRequest } from './user-filter.ts';
 
@@ -41,12 +38,6 @@ const STATUS_TEXT: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-interface Identity {
-  /** The user the request acts as (the impersonated one, if any). */
-  user?: UserInfo;
-  impersonator?: UserInfo;
-}
-
 /**
  * Closes a connection once its one response is written. What the client still sends is read and discarded (never
  * parsed) until it closes its side or LINGER_MS pass: unread bytes would keep the socket open for ever (and hold up
@@ -62,8 +53,8 @@ function closeAfterResponse(socket: Duplex): void {
   });
 }
 
-/** Writes a Status response on a raw socket and closes it. */
-function refuse(socket: Duplex, status: StatusError, extra: string[] = []): void {
+/** Writes a Status response (and `headers`) on a raw socket and closes it. */
+function refuse(socket: Duplex, status: StatusError, headers: Record<string, string> = {}): void {
   const body = JSON.stringify(status.toStatus());
   const code = status.code;
   if (!socket.writable) return void socket.destroy();
@@ -74,7 +65,7 @@ function refuse(socket: Duplex, status: StatusError, extra: string[] = []): void
       'Content-Type: application/json',
       `Content-Length: ${Buffer.byteLength(body)}`,
       'Connection: close',
-      ...extra,
+      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
       '',
       body,
     ].join('\r\n'),
@@ -200,6 +191,20 @@ export function upgradeHandler(ctx: ServerContext) {
   };
 }
 
+/** The chain's checks of an upgrade: only forwarded paths, only an authenticated user, only upgrading endpoints. */
+function upgradeChecks(req: IncomingMessage) {
+  return {
+    beforeAuthentication(info: RequestInfo) {
+      if (!isForwardedPath(info.path)) throw notFound('', '', info.path);
+    },
+    beforeAuthorization({ info, user }: ChainResult) {
+      if (!user) throw notFound('', '', info.path);
+      const refusal = upgradeRefusal(req, info);
+      if (refusal) throw badRequest(refusal);
+    },
+  };
+}
+
 async function handleUpgrade(
   ctx: ServerContext,
   req: IncomingMessage,
@@ -207,34 +212,29 @@ async function handleUpgrade(
   head: Buffer,
 ): Promise<void> {
   const startedAt = performance.now();
-  const info = parseRequestInfo(req.method ?? 'GET', req.url ?? '/');
-  const identity: Identity = {};
-  try {
-    if (!isForwardedPath(info.path)) throw notFound('', '', info.path);
-    const caller = await authenticateHeaders(ctx, info.path, req.headers);
-    if (!caller) throw notFound('', '', info.path);
-    identity.user = caller;
-    const acting = await impersonatedUser(ctx, caller, req.headers, () => req.headersDistinct);
-    if (acting) Object.assign(identity, { user: acting, impersonator: caller });
-    const refusal = upgradeRefusal(req, info);
-    if (refusal) throw badRequest(refusal);
-    await authorizeRequest(ctx, identity.user, info);
-  } catch (err) {
+  const chain = await runChain(ctx, req, upgradeChecks(req));
+  // What fastify's onResponse hooks do for other requests.
+  const record = (code: number) => {
+    const latencyMs = performance.now() - startedAt;
+    ctx.metrics?.observeRequest(chain.info, code, latencyMs / 1000);
+    if (ctx.audit) auditRawRequest(ctx.audit, req, chain, code, latencyMs);
+  };
+  if (chain.refusal) {
     const status =
-      asStatusError(err) ?? serviceUnavailable('the request could not be checked; retry shortly');
-    const extra = status.code === 401 ? ['WWW-Authenticate: Bearer realm="kapiserver"'] : [];
-    refuse(socket, status, extra);
-    recordRawRequest(ctx, req, info, identity, status.code, startedAt);
+      asStatusError(chain.refusal.error) ??
+      serviceUnavailable('the request could not be checked; retry shortly');
+    refuse(socket, status, chain.refusal.headers);
+    record(status.code);
     return;
   }
   if (socket.destroyed) return;
 
-  const upstream = upstreamRequest(ctx, req, identity.user);
+  const upstream = upstreamRequest(ctx, req, chain.user);
   let answered = false;
   const answer = (code: number) => {
     answered = true;
     clearTimeout(timer);
-    recordRawRequest(ctx, req, info, identity, code, startedAt);
+    record(code);
   };
   const timer = setTimeout(
     () => upstream.destroy(new Error('no response head in time')),
@@ -257,7 +257,7 @@ async function handleUpgrade(
     ctx.logger.warn({ err: err.message }, 'upgrade: orchestrator request failed');
     void ctx.cluster.probe();
     refuse(socket, serviceUnavailable('the cluster API server is unavailable; retry shortly'));
-    recordRawRequest(ctx, req, info, identity, 503, startedAt);
+    record(503);
   });
   upstream.end();
 }

@@ -14,9 +14,9 @@
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
 import type { FastifyReplyFromHooks } from '@fastify/reply-from';
 import { StatusError } from '../../k8s/status.ts';
-import type { RequestInfo } from '../filters/requestinfo.ts';
 import { IAM_GROUP } from '../iam/rbac.ts';
 import { withoutCredentials } from '../iam/user-credentials.ts';
+import type { RequestInfo } from '../request.ts';
 import { isJson } from './body.ts';
 
 const MAX_VALUE_BYTES = 32 * 1024 * 1024;
