@@ -1,6 +1,5 @@
 // Login helpers for tests: a real POST /oauth/token against a running stack (no shortcuts).
-import { ClusterConnection } from '../../src/apiserver/cluster/index.ts';
-import { KubeRest } from '../../src/apiserver/crds/index.ts';
+import { ClusterConnection, KubeRest } from '../../src/apiserver/cluster/index.ts';
 import type { TestStack } from './stack.ts';
 
 export interface TokenResponse {

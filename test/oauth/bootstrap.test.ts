@@ -54,12 +54,12 @@ test('without a configured password, admin gets a random one: printed once, writ
       )
     ).items;
   await eventually(async () => (await records()).length > 0, 15_000, 'a login record');
-  const first = (await records()).map((r) => r.metadata.name);
+  const first = (await records()).map((r) => r.metadata?.name);
   await new Promise((r) => setTimeout(r, 2100));
   await login(stack, 'admin', password);
   await eventually(
     async () => {
-      const names = (await records()).map((r) => r.metadata.name);
+      const names = (await records()).map((r) => r.metadata?.name);
       return names.length > 0 && names.every((n) => !first.includes(n));
     },
     15_000,

@@ -13,3 +13,4 @@ export {
 } from './cache.ts';
 export { ClusterConnection, type ClusterTls } from './connection.ts';
 export type { ClusterAccess } from './kubeconfig.ts';
+export { isConflict, isNotFound, KubeError, KubeRest } from './rest.ts';

@@ -1,8 +1,8 @@
 // Installs the KubeSphere CRDs that are missing and waits until each one is served. Existing CRDs are left alone:
 // on a cluster where KubeSphere itself installed them, its definitions win.
 import type { Logger } from 'pino';
+import { isConflict, isNotFound, type KubeRest } from '../cluster/index.ts';
 import { type CrdDefinition, KUBESPHERE_CRDS } from './definitions.ts';
-import { isConflict, isNotFound, type KubeRest } from './rest.ts';
 
 const ESTABLISH_TIMEOUT_MS = 20_000;
 

@@ -3,7 +3,8 @@
 // and hourly across users: older than loginHistoryRetentionPeriod, or beyond loginHistoryMaximumEntries.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { IAM_GROUP, IAM_VERSION, type KubeObject, type KubeRest } from '../crds/index.ts';
+import type { KubeObject, KubeRest, ObjectMeta } from '../cluster/index.ts';
+import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
 import { kubeTime, type UserObject } from './users.ts';
 
 export const LOGIN_RECORDS_PATH = `/apis/${IAM_GROUP}/${IAM_VERSION}/loginrecords`;
@@ -19,6 +20,7 @@ export interface LoginAttempt {
 }
 
 export interface LoginRecordObject extends KubeObject {
+  metadata: ObjectMeta & { name: string };
   spec: {
     type: string;
     provider: string;

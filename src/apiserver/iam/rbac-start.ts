@@ -1,8 +1,8 @@
 // Wires authorization into a running API server: the RBAC authorizer on ctx (`authorize`, `authorizer`), its
 // informers started at once, and the built-in GlobalRoles created once the KubeSphere CRDs are installed.
 
+import { KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
-import { KubeRest } from '../crds/index.ts';
 import { RbacAuthorizer } from './rbac.ts';
 import { ensureBuiltinRoles } from './roles.ts';
 

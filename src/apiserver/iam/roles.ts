@@ -4,7 +4,8 @@
 // the admin bootstrap (iam/users-bootstrap.ts).
 import type { Logger } from 'pino';
 import type { PolicyRule } from '../../k8s/rbac.ts';
-import { IAM_GROUP, IAM_VERSION, isConflict, type KubeRest } from '../crds/index.ts';
+import { isConflict, type KubeRest } from '../cluster/index.ts';
+import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
 import { AGGREGATION_ANNOTATION } from './rbac.ts';
 
 const ROLE_TEMPLATE_LABEL = 'iam.kubesphere.io/role-template';

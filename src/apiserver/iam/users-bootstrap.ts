@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { IAM_GROUP, IAM_VERSION, isConflict, isNotFound, type KubeRest } from '../crds/index.ts';
+import { isConflict, isNotFound, type KubeRest } from '../cluster/index.ts';
+import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
 import { hashPassword } from './password.ts';
 import { kubeTime, type Users } from './users.ts';
 

@@ -2,7 +2,7 @@
 // state Active, and returns AuthLimitExceeded users to Active once the lockout window has passed. Every replica
 // runs it; conflicting writes lose with 409 and are retried from the next watch event.
 import type { Logger } from 'pino';
-import { isConflict, isNotFound } from '../crds/index.ts';
+import { isConflict, isNotFound } from '../cluster/index.ts';
 import { hashPassword, isPasswordHashed } from './password.ts';
 import { kubeTime, type UserObject, type Users } from './users.ts';
 

@@ -1,21 +1,19 @@
-// KubeSphere users (iam.kubesphere.io/v1alpha2 User, cluster-scoped), read from an informer-style cache so a login
-// or a bearer check costs no orchestrator round trip; writes go straight to the orchestrator.
-import type { Logger } from 'pino';
-import {
-  IAM_GROUP,
-  IAM_VERSION,
-  type KubeObject,
-  type KubeRest,
-  type ListWatch,
-  listWatch,
-} from '../crds/index.ts';
+// KubeSphere users (iam.kubesphere.io/v1alpha2 User, cluster-scoped), read from the users informer of the shared
+// cluster cache (the same one the /kapis iam routes read), so a login or a bearer check costs no orchestrator round
+// trip; writes go straight to the orchestrator.
+import type { ClusterCache, Entry, Informer, KubeObject, KubeRest, ObjectMeta } from '../cluster/index.ts';
+import { IAM_GROUP, IAM_VERSION, USER_CRD } from '../crds/index.ts';
 
 export const USERS_PATH = `/apis/${IAM_GROUP}/${IAM_VERSION}/users`;
+export const USERS_REF = { group: IAM_GROUP, version: IAM_VERSION, resource: USER_CRD.spec.names.plural };
 export const UNINITIALIZED_ANNOTATION = 'iam.kubesphere.io/uninitialized';
+/** Index of users by lowercased spec.email, for logins with an e-mail address. */
+const EMAIL_INDEX = 'iam.users.email';
 
 export type UserState = 'Active' | 'Disabled' | 'AuthLimitExceeded';
 
 export interface UserObject extends KubeObject {
+  metadata: ObjectMeta & { name: string };
   spec?: {
     email?: string;
     lang?: string;
@@ -32,42 +30,38 @@ export interface UserObject extends KubeObject {
   };
 }
 
-export type UserListener = (type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'SYNC', user: UserObject) => void;
+export type UserListener = (type: 'ADDED' | 'MODIFIED' | 'DELETED', user: UserObject) => void;
 
 export class Users {
-  private readonly byName = new Map<string, UserObject>();
+  private informer?: Informer;
+  private unsubscribe?: () => void;
   private readonly listeners: UserListener[] = [];
-  private watch?: ListWatch;
+  /** One parse per cached version: a User object is replaced, never mutated, on every change. */
+  private readonly parsed = new WeakMap<Entry, UserObject>();
 
   constructor(
     readonly rest: KubeRest,
-    private readonly logger: Logger,
+    private readonly cache: ClusterCache,
   ) {}
 
-  /** Starts the list+watch; `synced` resolves after the first list. */
-  start(): ListWatch {
-    this.watch = listWatch<UserObject>(
-      this.rest,
-      USERS_PATH,
-      {
-        onSync: (items) => {
-          this.byName.clear();
-          for (const u of items) this.byName.set(u.metadata.name, u);
-          for (const u of items) this.emit('SYNC', u);
-        },
-        onEvent: (type, u) => {
-          if (type === 'DELETED') this.byName.delete(u.metadata.name);
-          else this.byName.set(u.metadata.name, u);
-          this.emit(type, u);
-        },
-      },
-      this.logger,
-    );
-    return this.watch;
-  }
-
-  get synced(): boolean {
-    return this.watch?.isSynced() ?? false;
+  /**
+   * Starts (or joins) the users informer and feeds the listeners from it; idempotent. Call it once the User CRD is
+   * served, so the first list finds the type.
+   */
+  start(): Informer {
+    if (this.informer) return this.informer;
+    const informer = this.cache.informer(USERS_REF);
+    informer.addIndex(EMAIL_INDEX, (o) => {
+      const email = (o as UserObject).spec?.email;
+      return email ? [email.toLowerCase()] : [];
+    });
+    this.informer = informer;
+    this.unsubscribe = informer.addEventHandler({
+      onAdd: (_obj, entry) => this.emit('ADDED', this.userOf(entry)),
+      onUpdate: (_obj, _old, entry) => this.emit('MODIFIED', this.userOf(entry)),
+      onDelete: (obj) => this.emit('DELETED', obj as UserObject),
+    });
+    return informer;
   }
 
   onChange(fn: UserListener): void {
@@ -75,39 +69,41 @@ export class Users {
   }
 
   private emit(type: Parameters<UserListener>[0], u: UserObject): void {
-    for (const fn of this.listeners) {
-      try {
-        fn(type, u);
-      } catch (err) {
-        this.logger.error({ err: (err as Error).message, user: u.metadata.name }, 'user listener failed');
-      }
+    for (const fn of this.listeners) fn(type, u);
+  }
+
+  private userOf(entry: Entry): UserObject {
+    let u = this.parsed.get(entry);
+    if (!u) {
+      u = entry.object() as UserObject;
+      this.parsed.set(entry, u);
     }
+    return u;
   }
 
   get(name: string): UserObject | undefined {
-    return this.byName.get(name);
+    const entry = this.informer?.get('', name);
+    return entry && this.userOf(entry);
   }
 
   /** Waits until the cache holds `name` (a write of ours shows up through the watch a moment later). */
   async waitFor(name: string, timeoutMs = 10_000): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.byName.has(name)) {
+    while (!this.get(name)) {
       if (Date.now() > deadline) return false;
       await new Promise((r) => setTimeout(r, 20));
     }
     return true;
   }
 
-  all(): UserObject[] {
-    return [...this.byName.values()];
-  }
-
   /** A login name: the user of that name, or (when it looks like an e-mail address) the user with that spec.email. */
   lookup(login: string): UserObject | undefined {
-    const byName = this.byName.get(login);
-    if (byName || !login.includes('@')) return byName;
-    const email = login.toLowerCase();
-    for (const u of this.byName.values()) if (u.spec?.email?.toLowerCase() === email) return u;
+    const byName = this.get(login);
+    if (byName || !login.includes('@') || !this.informer) return byName;
+    for (const key of this.informer.keysByIndex(EMAIL_INDEX, login.toLowerCase())) {
+      const entry = this.informer.getByKey(key);
+      if (entry) return this.userOf(entry);
+    }
     return undefined;
   }
 
@@ -134,8 +130,9 @@ export class Users {
     return this.rest.mergePatch<UserObject>(`${USERS_PATH}/${encodeURIComponent(name)}`, { status });
   }
 
+  /** Stops feeding the listeners; the informer itself belongs to the cache. */
   close(): void {
-    this.watch?.close();
+    this.unsubscribe?.();
   }
 }
 

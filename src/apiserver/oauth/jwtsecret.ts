@@ -4,7 +4,7 @@
 // replica reads the same Secret, so tokens verify on any replica).
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import { isConflict, isNotFound, type KubeObject, type KubeRest } from '../crds/index.ts';
+import { isConflict, isNotFound, type KubeObject, type KubeRest } from '../cluster/index.ts';
 
 export const JWT_SECRET_NAMESPACE = 'kubesphere-system';
 export const JWT_SECRET_NAME = 'kapiserver-jwt-secret';

@@ -2,8 +2,9 @@
 // JWT key, ClusterConfiguration watch. `startOAuth` returns at once; `ready` resolves when logins can be served.
 import type { Logger } from 'pino';
 import type { AuthenticationOptions, KubeSphereConfig } from '../../config/index.ts';
+import { KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
-import { installCrds, KubeRest, type ListWatch } from '../crds/index.ts';
+import { installCrds } from '../crds/index.ts';
 import { LoginRecorder } from '../iam/loginrecords.ts';
 import { Users } from '../iam/users.ts';
 import { bootstrapAdmin } from '../iam/users-bootstrap.ts';
@@ -11,7 +12,7 @@ import { UserController } from '../iam/users-controller.ts';
 import type { UserInfo } from '../request.ts';
 import { PasswordAuthenticator } from './authenticator.ts';
 import { ClientRegistry } from './clients.ts';
-import { watchClusterConfiguration } from './clusterconfig.ts';
+import { type ClusterConfigurationWatch, watchClusterConfiguration } from './clusterconfig.ts';
 import { TokenIssuer } from './jwt.ts';
 import { resolveJwtSecret } from './jwtsecret.ts';
 import { createTokenStore, type TokenStore } from './store/index.ts';
@@ -35,6 +36,8 @@ export interface OAuthService {
 }
 
 const RETRY_MS = 2000;
+/** How long one start attempt waits for the user and ClusterConfiguration informers' first list. */
+const SYNC_WAIT_MS = 60_000;
 
 export function startOAuth(ctx: ServerContext): OAuthService {
   const logger: Logger = ctx.logger.child({ component: 'oauth' });
@@ -43,7 +46,9 @@ export function startOAuth(ctx: ServerContext): OAuthService {
   const store = createTokenStore(ctx.config, ctx.dataDir, logger);
   const clients = new ClientRegistry(ctx.config.authentication.oauthOptions.clients);
   const options = () => ctx.config.authentication;
-  const users = new Users(rest, logger);
+  if (!ctx.cache) throw new Error('startOAuth needs the cluster cache (ctx.cache)');
+  const cache = ctx.cache;
+  const users = new Users(rest, cache);
   const controller = new UserController(users, () => options().authenticateRateLimiterDuration, logger);
   const recorder = new LoginRecorder(
     rest,
@@ -56,7 +61,7 @@ export function startOAuth(ctx: ServerContext): OAuthService {
   const passwords = new PasswordAuthenticator(users, store, recorder, options, logger);
   let ready = false;
   let closed = false;
-  const watches: ListWatch[] = [];
+  const watches: ClusterConfigurationWatch[] = [];
 
   let warned = false;
   const warnDefaultClient = () => {
@@ -103,15 +108,14 @@ export function startOAuth(ctx: ServerContext): OAuthService {
       clockSkewMs: () => options().maximumClockSkew,
     });
     service.tokens = new TokenService(issuer, store, users, options);
-    const userWatch = users.start();
-    watches.push(userWatch);
-    await userWatch.synced;
+    if (!(await users.start().waitForSync(SYNC_WAIT_MS)))
+      throw new Error('the user cache has not synced yet');
     await bootstrapAdmin(users, rest, logger, {
       configuredPassword: ctx.config.authentication.adminPassword,
       dataDir: ctx.dataDir,
     });
     const cc = watchClusterConfiguration(
-      rest,
+      cache,
       base,
       (next) => {
         ctx.config.authentication = next.authentication;
@@ -121,7 +125,8 @@ export function startOAuth(ctx: ServerContext): OAuthService {
       logger,
     );
     watches.push(cc);
-    await cc.synced;
+    if (!(await cc.synced(SYNC_WAIT_MS)))
+      throw new Error('the ClusterConfiguration cache has not synced yet');
   };
 
   service.ready = (async () => {

@@ -9,8 +9,8 @@
 import type { FastifyRequest } from 'fastify';
 import { request as undiciRequest } from 'undici';
 import { StatusError, serviceUnavailable } from '../../k8s/status.ts';
+import { KubeError, KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
-import { KubeError, KubeRest } from '../crds/rest.ts';
 import type { RequestInfo } from '../filters/requestinfo.ts';
 import { IAM_GROUP } from '../iam/rbac.ts';
 import { checkRbacWrite, isRbacWrite } from '../iam/rbac-escalation.ts';

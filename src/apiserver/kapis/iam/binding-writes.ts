@@ -3,7 +3,7 @@
 // Unlike KubeSphere, a binding that also names other subjects loses only this user instead of being deleted.
 // Bindings are read from the orchestrator (not the cache) so that consecutive writes see each other.
 import type { KubeObject } from '../../cluster/index.ts';
-import { KubeError } from '../../crds/rest.ts';
+import { KubeError } from '../../cluster/index.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 import { fromKube, type IamDeps, nativePath, RBAC_GROUP, type Rec, rec, USER_REF_LABEL } from './common.ts';
 

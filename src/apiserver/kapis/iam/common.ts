@@ -2,7 +2,7 @@
 // read, orchestrator error mapping, and small body helpers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, notFound, StatusError, serviceUnavailable } from '../../../k8s/status.ts';
-import type { Informer } from '../../cluster/index.ts';
+import { type Informer, KubeError, KubeRest } from '../../cluster/index.ts';
 import type { ServerContext } from '../../context.ts';
 import {
   GLOBAL_ROLE_BINDING_CRD,
@@ -10,7 +10,6 @@ import {
   LOGIN_RECORD_CRD,
   USER_CRD,
 } from '../../crds/definitions.ts';
-import { KubeError, KubeRest } from '../../crds/rest.ts';
 import type { ListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 

@@ -6,7 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import { badRequest, forbidden, notFound } from '../../../k8s/status.ts';
 import type { KubeObject } from '../../cluster/index.ts';
-import { KubeError } from '../../crds/rest.ts';
+import { KubeError } from '../../cluster/index.ts';
 import { AGGREGATION_ANNOTATION } from '../../iam/rbac.ts';
 import { parseListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { badRequest, notFound } from '../../../k8s/status.ts';
 import type { Entry, KubeObject } from '../../cluster/index.ts';
-import { KubeError } from '../../crds/rest.ts';
+import { KubeError } from '../../cluster/index.ts';
 import { hashPassword, verifyPassword } from '../../iam/password.ts';
 import { withoutCredentials } from '../../iam/user-credentials.ts';
 import type { UserObject } from '../../iam/users.ts';
