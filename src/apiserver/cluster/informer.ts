@@ -263,11 +263,6 @@ export class Informer {
     return this.customIndex.get(name)?.get(value) ?? new Set();
   }
 
-  /** The values index `name` produced for an entry. */
-  indexValues(name: string, key: string): readonly string[] {
-    return this.customValues.get(name)?.get(key) ?? [];
-  }
-
   /**
    * Entries in ascending order of `by` (creation time or name; ties by name then namespace). Built on first use,
    * then maintained incrementally: callers page through it without sorting. Do not mutate.
