@@ -7,27 +7,18 @@
 // never reaches fastify's hooks, runs exactly the same code (see proxy/upgrade.ts).
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { forbiddenMessage } from '../../k8s/rbac.ts';
-import { badRequest, forbidden, type StatusError } from '../../k8s/status.ts';
+import { forbidden, type StatusError } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { attributesOf } from '../iam/rbac.ts';
 import { checkRbacWrite, isRbacWrite } from '../iam/rbac-escalation.ts';
 import type { UserInfo } from '../request.ts';
 import type { RequestInfo } from './requestinfo.ts';
 
-/** Dot segments, doubled slashes, encoded dots/slashes/backslashes: other hops may resolve them differently. */
-const NON_CANONICAL = /(^|\/)\.\.?(\/|$)|\/\/|%2e|%2f|%5c|\\/i;
-
-export function isCanonicalPath(path: string): boolean {
-  return !NON_CANONICAL.test(path);
-}
-
-/** Throws the StatusError that answers the request (400 non-canonical path, 403 refused, 503 not ready); else returns. */
+/**
+ * Throws the StatusError that answers the request (403 refused, 503 not ready); else returns. Non-canonical paths
+ * never get here: the chain's first step refuses them (filters/chain.ts).
+ */
 export async function authorizeRequest(ctx: ServerContext, user: UserInfo, info: RequestInfo): Promise<void> {
-  if (!isCanonicalPath(info.path)) {
-    throw badRequest(
-      'the request path must not contain dot segments, empty segments or encoded slashes or dots',
-    );
-  }
   if (!ctx.authorize) throw forbidden(`forbidden: User "${user.name}": authorization is not configured`);
   const decision = await ctx.authorize(user, info);
   if (decision.allowed) return;
