@@ -1,5 +1,5 @@
 // Route registration for the aggregated APIs: every route is served under /kapis and the groupless-prefixed /kapi
-// alias (seed section 1: both prefixes reach the aggregated API), carries a schema for the swagger document, and
+// alias (KubeSphere serves the aggregated API under both prefixes), carries a schema for the swagger document, and
 // serialises its answer with JSON.stringify so a schema can never drop fields of a Kubernetes object.
 // Route schema fields of @fastify/swagger (tags, summary, operationId, hide) on FastifySchema.
 import type {} from '@fastify/swagger';

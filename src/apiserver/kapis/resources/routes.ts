@@ -106,7 +106,7 @@ const nodeListSchema = {
   tags: [TAG],
   summary: 'List nodes',
   description:
-    'The node list of the seed (section 4.2): items with metadata (name, selfLink, uid, resourceVersion, creationTimestamp, labels, annotations) and totalItems. `status` filters running|warning|unschedulable.',
+    'The node list, as KubeSphere answers it: items with metadata (name, selfLink, uid, resourceVersion, creationTimestamp, labels, annotations) and totalItems. `status` filters running|warning|unschedulable.',
   operationId: 'ListNodes',
   querystring: ListQueryString,
   response: { 200: listResult(KubeObjectSchema, 'Nodes'), ...errors(400, 503) },
