@@ -65,7 +65,7 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
   });
   installErrorHandlers(app, ctx.logger);
 
-  // ---- The filter chain (design.md "Request flow"), in order. ----
+  // ---- The filter chain (docs/architecture.md, "The request chain"), in order. ----
   // 1-3. Request info (parsed once; everything after reads request.requestInfo), canonical path (400), authentication
   // (request.user or 401), impersonation (kubectl --as: request.user becomes the impersonated user once the caller may
   // impersonate), authorization (403 unless the user may do requestInfo's verb on its resource or path).

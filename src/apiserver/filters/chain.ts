@@ -1,4 +1,4 @@
-// The filter chain up to dispatch (design.md "Request flow"), as one function: request info -> canonical path ->
+// The filter chain up to dispatch (docs/architecture.md, "The request chain"), as one function: request info -> canonical path ->
 // authentication -> impersonation -> authorization. fastify's onRequest hook (server.ts) and the upgrade handler
 // (proxy/upgrade.ts, which Node serves outside fastify) both run exactly this.
 import type { IncomingMessage } from 'node:http';
