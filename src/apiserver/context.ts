@@ -5,7 +5,9 @@ import type { Auditor } from './audit/index.ts';
 import type { ClusterCache } from './cluster/cache.ts';
 import type { ClusterConnection } from './cluster/index.ts';
 import type { RequestInfo } from './filters/requestinfo.ts';
-import type { AuthorizationDecision, RbacAuthorizer } from './iam/rbac.ts';
+import type { AuthorizationDecision } from './iam/authorizer.ts';
+import type { EscalationChecker } from './iam/rbac-escalation.ts';
+import type { RuleResolver } from './iam/rbac-resolver.ts';
 import type { ApiMetrics } from './metrics/index.ts';
 import type { OAuthService } from './oauth/index.ts';
 import type { Readiness } from './readiness.ts';
@@ -34,8 +36,10 @@ export interface ServerContext {
    * configured AlwaysAllow/AlwaysDeny). Throws a 503 StatusError while the RBAC cache is loading. Set by startApiServer.
    */
   authorize?: (user: UserInfo, info: RequestInfo) => Promise<AuthorizationDecision>;
-  /** The RBAC authorizer behind `authorize` (rules a user holds, for escalation checks and rules reviews). */
-  authorizer?: RbacAuthorizer;
+  /** The rules a user holds at a scope (SelfSubjectRulesReview); set with `authorize`. */
+  ruleResolver?: RuleResolver;
+  /** Refuses role, binding and group writes granting more than the writer holds; applies in RBAC mode only. */
+  escalation?: EscalationChecker;
   /** The HTTPS port kubectl users connect to (and its CA when generated locally); set once listening. */
   secureEndpoint?: { port: number; caPem?: string };
   /**

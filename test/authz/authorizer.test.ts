@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { bearer, createUser, devRest, eventually, login } from '../helpers/oauth.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
+import { NS_ADMIN_ROLE } from './fixtures.ts';
 
 let stack: TestStack;
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
@@ -52,18 +53,7 @@ before(async () => {
   });
   // carol administers namespace "esc" through a Role that may write roles and bindings, nothing cluster-wide.
   await rest.create('/api/v1/namespaces', { metadata: { name: 'esc' } });
-  await rest.create(`${RBAC}/namespaces/esc/roles`, {
-    metadata: { name: 'ns-admin', namespace: 'esc' },
-    rules: [
-      { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list'] },
-      {
-        apiGroups: ['rbac.authorization.k8s.io'],
-        resources: ['roles', 'rolebindings'],
-        verbs: ['create', 'get'],
-      },
-      { apiGroups: [''], resources: ['namespaces'], verbs: ['get'] },
-    ],
-  });
+  await rest.create(`${RBAC}/namespaces/esc/roles`, NS_ADMIN_ROLE);
   await rest.create(`${RBAC}/namespaces/esc/rolebindings`, {
     metadata: { name: 'carol-ns-admin', namespace: 'esc' },
     roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'ns-admin' },

@@ -1,5 +1,5 @@
 // Step 3 of the filter chain: authorization. Every authenticated request (/kapis, /kapi, /api, /apis incl.
-// subresources, and non-resource URLs) is checked by `ctx.authorize` (the RBAC authorizer in iam/rbac.ts); a refusal
+// subresources, and non-resource URLs) is checked by `ctx.authorize` (iam/authorizer.ts, RBAC in iam/rbac.ts); a refusal
 // is a 403 Status naming user, verb and resource in Kubernetes' words. Requests on the anonymous allow-list carry no
 // user and were already let through by authentication.
 //
@@ -9,10 +9,9 @@ import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fast
 import { forbiddenMessage } from '../../k8s/rbac.ts';
 import { forbidden, type StatusError } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
-import { attributesOf } from '../iam/rbac.ts';
-import { checkRbacWrite, isRbacWrite } from '../iam/rbac-escalation.ts';
-import type { UserInfo } from '../request.ts';
-import type { RequestInfo } from './requestinfo.ts';
+import { attributesOf } from '../iam/authorizer.ts';
+import { escalationCheckerFor, isRbacWrite } from '../iam/rbac-escalation.ts';
+import type { RequestInfo, UserInfo } from '../request.ts';
 
 /**
  * Throws the StatusError that answers the request (403 refused, 503 not ready); else returns. Non-canonical paths
@@ -52,18 +51,11 @@ export function escalationFilter(ctx: ServerContext) {
   return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const user = request.user;
     const info = request.requestInfo;
-    const authorizer = ctx.authorizer;
-    const applies =
-      user &&
-      info &&
-      !info.isKubernetesRequest &&
-      isRbacWrite(info) &&
-      authorizer &&
-      ctx.config.authorization.mode === 'RBAC';
-    if (!applies) {
+    const escalation = escalationCheckerFor(ctx, user);
+    if (!user || !escalation || !info || info.isKubernetesRequest || !isRbacWrite(info)) {
       done();
       return;
     }
-    checkRbacWrite(authorizer, user, info, request.body).then(() => done(), done);
+    escalation.checkWrite(user, info, request.body).then(() => done(), done);
   };
 }

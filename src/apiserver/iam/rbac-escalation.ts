@@ -1,13 +1,16 @@
-// Escalation prevention on role and binding writes (as Kubernetes' RBAC registry does): a user may only write a role
-// whose rules they hold themselves, and only bind a role whose rules they hold, at the scope of the object, unless
-// they hold the `escalate` (roles) or `bind` (bindings) verb on that resource.
+// Escalation prevention (as Kubernetes' RBAC registry does): a user may only write a role whose rules they hold
+// themselves, only bind a role whose rules they hold, at the scope of the object, unless they hold the `escalate`
+// (roles) or `bind` (bindings) verb on that resource; and only put a user into a group whose bindings grant nothing
+// beyond what they hold. One checker serves every write path: /kapis (filters/authorization.ts, kapis/iam) and
+// forwarded /api, /apis writes (proxy/rbac-guard.ts).
 import { describeRule, type PolicyRule, parseRoleRef, parseRules, uncoveredRules } from '../../k8s/rbac.ts';
 import { forbidden } from '../../k8s/status.ts';
-import type { RequestInfo } from '../filters/requestinfo.ts';
-import type { UserInfo } from '../request.ts';
-import { aggregatesOf, IAM_GROUP, RBAC_GROUP, type RbacAuthorizer } from './rbac.ts';
-
-type RoleKind = 'Role' | 'ClusterRole' | 'GlobalRole' | 'WorkspaceRole';
+import type { ServerContext } from '../context.ts';
+import type { RequestInfo, UserInfo } from '../request.ts';
+import { type Authorizer, attributesOf, scopeOf } from './authorizer.ts';
+import { IAM_GROUP, RBAC_GROUP, WORKSPACE_LABEL } from './rbac.ts';
+import { aggregatesOf, type RoleKind } from './rbac-listers.ts';
+import type { RuleResolver } from './rbac-resolver.ts';
 
 /** Resources whose writes are checked, by API group and plural: role kinds and binding kinds. */
 const ROLES: Record<string, RoleKind> = {
@@ -38,14 +41,12 @@ export function isRbacWrite(info: RequestInfo): boolean {
   return k in ROLES || k in BINDINGS;
 }
 
-async function holds(
-  authorizer: RbacAuthorizer,
-  user: UserInfo,
-  info: RequestInfo,
-  verb: string,
-): Promise<boolean> {
-  const d = await authorizer.authorize(user, { ...info, verb, subresource: '', isResourceRequest: true });
-  return d.allowed;
+/** The checker when escalation checks apply to `user`'s writes: RBAC mode and an authenticated caller. */
+export function escalationCheckerFor(
+  ctx: ServerContext,
+  user: UserInfo | undefined,
+): EscalationChecker | undefined {
+  return user && ctx.config.authorization.mode === 'RBAC' ? ctx.escalation : undefined;
 }
 
 function refuse(user: UserInfo, info: RequestInfo, what: string, missing: PolicyRule[]): never {
@@ -58,68 +59,75 @@ function refuse(user: UserInfo, info: RequestInfo, what: string, missing: Policy
   );
 }
 
-/**
- * Checks the object (the request body, or the would-be result of a patch) a user writes. Throws a 403 StatusError
- * when it grants more than the user holds at its scope. `obj` is untrusted JSON.
- */
-export async function checkRbacWrite(
-  authorizer: RbacAuthorizer,
-  user: UserInfo,
-  info: RequestInfo,
-  obj: unknown,
-): Promise<void> {
-  const o = (obj && typeof obj === 'object' ? obj : {}) as Record<string, unknown>;
-  const meta = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as {
-    namespace?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-  };
-  const namespace = info.namespace || (typeof meta.namespace === 'string' ? meta.namespace : '');
-  const workspace = meta.labels?.['kubesphere.io/workspace'] ?? '';
-  const k = key(info);
-  const roleKind = ROLES[k];
-  if (roleKind) {
-    if (await holds(authorizer, user, info, 'escalate')) return;
-    const aggregated = aggregatesOf({ metadata: { annotations: meta.annotations } });
-    const requested = [
-      ...parseRules(o.rules),
-      ...(aggregated.length ? await authorizer.rulesOfRoles(roleKind, namespace, aggregated) : []),
-    ];
-    const held = await authorizer.rulesFor(user, roleKind === 'Role' ? namespace : '', workspace);
-    const missing = uncoveredRules(held, requested);
-    if (missing.length > 0) refuse(user, info, 'the role grants', missing);
-    return;
-  }
-  if (k in BINDINGS) {
-    if (await holds(authorizer, user, info, 'bind')) return;
-    const ref = parseRoleRef(o.roleRef);
-    if (!ref) return; // invalid binding: the API answers 422 itself
-    const requested = await authorizer.rulesOfRoleRef(ref, namespace);
-    if (!requested)
-      refuse(user, info, `the ${ref.kind} "${ref.name}" does not exist, so what it grants is unknown`, []);
-    const bindsInNamespace = info.resource === 'rolebindings';
-    const held = await authorizer.rulesFor(user, bindsInNamespace ? namespace : '', workspace);
-    const missing = uncoveredRules(held, requested);
-    if (missing.length > 0) refuse(user, info, `the ${ref.kind} "${ref.name}" grants`, missing);
-  }
-}
+export class EscalationChecker {
+  /** `authorizer` answers whether the writer holds `escalate`/`bind`; `resolver` what they and the object grant. */
+  constructor(
+    private readonly authorizer: Authorizer,
+    private readonly resolver: RuleResolver,
+  ) {}
 
-/**
- * Putting a user into a group grants them what every binding naming that group grants: the writer must hold all of
- * it at each binding's scope (the same coverage rule as a binding write). Throws a 403 StatusError otherwise.
- */
-export async function checkGroupsGrant(
-  authorizer: RbacAuthorizer,
-  user: UserInfo,
-  info: RequestInfo,
-  groups: readonly string[],
-): Promise<void> {
-  for (const group of groups) {
-    for (const grant of await authorizer.grantsOfGroup(group)) {
-      const held = await authorizer.rulesFor(user, grant.namespace, grant.workspace);
-      const missing = uncoveredRules(held, grant.rules);
-      if (missing.length > 0)
-        refuse(user, info, `the group "${group}" is granted by ${grant.source}`, missing);
+  /** True when the writer of this role or binding request holds `escalate` or `bind` on it, so nothing is checked. */
+  async mayGrantAnything(user: UserInfo, info: RequestInfo): Promise<boolean> {
+    const verb = key(info) in BINDINGS ? 'bind' : 'escalate';
+    const attrs = attributesOf({ ...info, verb, subresource: '', isResourceRequest: true });
+    return (await this.authorizer.authorize(user, attrs)).allowed;
+  }
+
+  /**
+   * Checks the role or binding object (the request body, or the would-be result of a patch) a user writes. Throws a
+   * 403 StatusError when it grants more than the user holds at its scope. `obj` is untrusted JSON.
+   */
+  async checkWrite(user: UserInfo, info: RequestInfo, obj: unknown): Promise<void> {
+    const o = (obj && typeof obj === 'object' ? obj : {}) as Record<string, unknown>;
+    const meta = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as {
+      namespace?: string;
+      labels?: Record<string, string>;
+      annotations?: Record<string, string>;
+    };
+    const namespace = info.namespace || (typeof meta.namespace === 'string' ? meta.namespace : '');
+    const workspace = meta.labels?.[WORKSPACE_LABEL] ?? '';
+    const roleKind = ROLES[key(info)];
+    if (roleKind) {
+      if (await this.mayGrantAnything(user, info)) return;
+      const aggregated = aggregatesOf({ metadata: { annotations: meta.annotations } });
+      const requested = [
+        ...parseRules(o.rules),
+        ...(aggregated.length ? await this.resolver.rulesOfRoles(roleKind, namespace, aggregated) : []),
+      ];
+      const held = await this.resolver.rulesFor(
+        user,
+        scopeOf(roleKind === 'Role' ? namespace : '', workspace),
+      );
+      const missing = uncoveredRules(held, requested);
+      if (missing.length > 0) refuse(user, info, 'the role grants', missing);
+      return;
+    }
+    if (key(info) in BINDINGS) {
+      if (await this.mayGrantAnything(user, info)) return;
+      const ref = parseRoleRef(o.roleRef);
+      if (!ref) return; // invalid binding: the API answers 422 itself
+      const requested = await this.resolver.rulesOfRoleRef(ref, namespace);
+      if (!requested)
+        refuse(user, info, `the ${ref.kind} "${ref.name}" does not exist, so what it grants is unknown`, []);
+      const bindsInNamespace = info.resource === 'rolebindings';
+      const held = await this.resolver.rulesFor(user, scopeOf(bindsInNamespace ? namespace : '', workspace));
+      const missing = uncoveredRules(held, requested);
+      if (missing.length > 0) refuse(user, info, `the ${ref.kind} "${ref.name}" grants`, missing);
+    }
+  }
+
+  /**
+   * Putting a user into a group grants them what every binding naming that group grants: the writer must hold all
+   * of it at each binding's scope (the same coverage rule as a binding write). Throws a 403 StatusError otherwise.
+   */
+  async checkGroups(user: UserInfo, info: RequestInfo, groups: readonly string[]): Promise<void> {
+    for (const group of groups) {
+      for (const grant of await this.resolver.grantsOfGroup(group)) {
+        const held = await this.resolver.rulesFor(user, scopeOf(grant.namespace, grant.workspace));
+        const missing = uncoveredRules(held, grant.rules);
+        if (missing.length > 0)
+          refuse(user, info, `the group "${group}" is granted by ${grant.source}`, missing);
+      }
     }
   }
 }

@@ -1,29 +1,7 @@
-// Fixed parts of the authorization policy: KubeSphere's path allow-list (no permission needed once authenticated)
-// and the rules every authenticated user holds (Kubernetes' system:discovery / system:basic-user equivalents, and
-// access to one's own user object and kubeconfig).
+// The rules every authenticated user holds, whatever their bindings (Kubernetes' system:discovery /
+// system:basic-user equivalents, and access to one's own user object and kubeconfig). Paths that need no permission
+// at all are in the path policy table (path-policy.ts).
 import type { PolicyRule } from '../../k8s/rbac.ts';
-
-/** Exact paths that need no permission (KubeSphere's path authorizer, plus the Kubernetes health endpoints). */
-const ALLOWED_PATHS = new Set([
-  '/healthz',
-  '/livez',
-  '/readyz',
-  '/version',
-  '/kapis/version',
-  '/kapi/version',
-]);
-/** Prefixes that need no permission. */
-const ALLOWED_PREFIXES = ['/oauth/', '/kapis/config.kubesphere.io/', '/kapi/config.kubesphere.io/'];
-
-/**
- * True when the raw path needs no permission. Paths with dot segments, doubled slashes or encoded dots, slashes or
- * backslashes never match a prefix, so `/oauth/../api/v1/secrets`-style tricks cannot borrow an allowed prefix.
- */
-export function isAllowListedPath(path: string): boolean {
-  if (ALLOWED_PATHS.has(path)) return true;
-  if (/(^|\/)\.\.?(\/|$)|\/\/|%2e|%2f|%5c|\\/i.test(path)) return false;
-  return ALLOWED_PREFIXES.some((p) => path.startsWith(p));
-}
 
 export const SELF_SERVICE_RULES: { common: PolicyRule[]; ownUser: PolicyRule[] } = {
   // Every authenticated user: API discovery and OpenAPI (kubectl needs them before anything else), and asking what

@@ -1,24 +1,32 @@
-// Wires authorization into a running API server: the RBAC authorizer on ctx (`authorize`, `authorizer`), its
-// informers started at once, and the built-in GlobalRoles created once the KubeSphere CRDs are installed.
+// Wires authorization into a running API server: `authorize` on ctx (the authorizer of the configured mode, read per
+// request), the rule resolver and the escalation checker beside it, the listers' informers started at once, and the
+// built-in GlobalRoles created once the KubeSphere CRDs are installed.
 
 import { KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
-import { RbacAuthorizer } from './rbac.ts';
+import { type AuthorizationMode, attributesOf, newAuthorizer } from './authorizer.ts';
+import { EscalationChecker } from './rbac-escalation.ts';
+import { InformerRbacListers } from './rbac-listers.ts';
+import { RuleResolver } from './rbac-resolver.ts';
 import { ensureBuiltinRoles } from './roles.ts';
 
 const RETRY_MS = 2000;
+const MODES: AuthorizationMode[] = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'];
 
 /** `crdsReady` resolves once the iam.kubesphere.io CRDs exist (the token service installs them). */
 export function startAuthorization(
   ctx: ServerContext,
   crdsReady: Promise<unknown>,
-): { authorizer: RbacAuthorizer; rolesReady: Promise<void> } {
+): { rolesReady: Promise<void> } {
   if (!ctx.cache) throw new Error('startAuthorization needs the informer cache on ctx');
-  const authorizer = new RbacAuthorizer(ctx.cache, () => ctx.config.authorization.mode, ctx.logger);
-  authorizer.start();
-  ctx.authorizer = authorizer;
-  ctx.authorize = (user, info) => authorizer.authorize(user, info);
-  ctx.readiness.register('authorization', () => authorizer.synced());
+  const listers = new InformerRbacListers(ctx.cache);
+  // The mode is read per request: it may change while the server runs.
+  const byMode = new Map(MODES.map((mode) => [mode, newAuthorizer(mode, listers)]));
+  ctx.authorize = (user, info) =>
+    byMode.get(ctx.config.authorization.mode)!.authorize(user, attributesOf(info));
+  ctx.ruleResolver = new RuleResolver(listers);
+  ctx.escalation = new EscalationChecker(byMode.get('RBAC')!, ctx.ruleResolver);
+  ctx.readiness.register('authorization', () => listers.hasSynced());
 
   let closed = false;
   ctx.onClose(() => {
@@ -35,7 +43,7 @@ export function startAuthorization(
       try {
         await ensureBuiltinRoles(rest, ctx.logger);
         // Let the informer see them, so the first request after start-up is judged with the built-in roles.
-        for (let i = 0; i < 100 && !authorizer.hasGlobalRole('platform-admin'); i++) {
+        for (let i = 0; i < 100 && !listers.role('GlobalRole', '', 'platform-admin'); i++) {
           await new Promise((r) => setTimeout(r, 50).unref());
         }
         return;
@@ -45,5 +53,5 @@ export function startAuthorization(
       }
     }
   })();
-  return { authorizer, rolesReady };
+  return { rolesReady };
 }

@@ -4,10 +4,8 @@
 //    written to the cluster behind kapiserver's back confers none either;
 //  - adding a user to a group needs the right to grant what that group's bindings grant (rbac-escalation.ts).
 import { invalid } from '../../k8s/status.ts';
-import type { RequestInfo } from '../filters/requestinfo.ts';
-import type { UserInfo } from '../request.ts';
-import type { RbacAuthorizer } from './rbac.ts';
-import { checkGroupsGrant } from './rbac-escalation.ts';
+import type { RequestInfo, UserInfo } from '../request.ts';
+import type { EscalationChecker } from './rbac-escalation.ts';
 
 const SYSTEM_PREFIX = 'system:';
 
@@ -31,10 +29,10 @@ export interface UserGroupsWrite {
 
 /**
  * Checks the groups a write gives a User: 422 Invalid when it names a `system:` group (whoever writes), 403 when it
- * adds a group whose bindings grant more than the writer holds (RBAC mode only: `authorizer` is then given).
+ * adds a group whose bindings grant more than the writer holds (RBAC mode only: `escalation` is then given).
  */
 export async function checkUserGroupsWrite(
-  authorizer: RbacAuthorizer | undefined,
+  escalation: EscalationChecker | undefined,
   writer: UserInfo,
   info: RequestInfo,
   write: UserGroupsWrite,
@@ -50,8 +48,8 @@ export async function checkUserGroupsWrite(
       },
     ]);
   }
-  if (!authorizer) return;
+  if (!escalation) return;
   const before = new Set(stringsOf(write.previous));
   const added = [...new Set(groups.filter((g) => !before.has(g)))];
-  if (added.length > 0) await checkGroupsGrant(authorizer, writer, info, added);
+  if (added.length > 0) await escalation.checkGroups(writer, info, added);
 }

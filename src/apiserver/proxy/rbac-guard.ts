@@ -13,7 +13,7 @@ import { KubeError, KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
 import type { RequestInfo } from '../filters/requestinfo.ts';
 import { IAM_GROUP } from '../iam/rbac.ts';
-import { checkRbacWrite, isRbacWrite } from '../iam/rbac-escalation.ts';
+import { escalationCheckerFor, isRbacWrite } from '../iam/rbac-escalation.ts';
 import { checkUserGroupsWrite } from '../iam/user-groups.ts';
 import { readBody } from './body.ts';
 import { forwardHeaders } from './headers.ts';
@@ -39,15 +39,10 @@ function isUserWrite(info: RequestInfo): boolean {
   );
 }
 
-/** The authorizer when escalation checks apply: RBAC mode and an authenticated caller. */
-function rbacAuthorizer(ctx: ServerContext, request: FastifyRequest) {
-  return request.user && ctx.config.authorization.mode === 'RBAC' ? ctx.authorizer : undefined;
-}
-
 /** Whether the request is a write that guardRbacWrite has to look at (cheap, synchronous). */
 export function mayNeedRbacGuard(ctx: ServerContext, request: FastifyRequest): boolean {
   const info = request.requestInfo;
-  return isUserWrite(info) || (rbacAuthorizer(ctx, request) !== undefined && isRbacWrite(info));
+  return isUserWrite(info) || (escalationCheckerFor(ctx, request.user) !== undefined && isRbacWrite(info));
 }
 
 /**
@@ -60,7 +55,7 @@ export async function guardRbacWrite(
 ): Promise<GuardedBody | undefined> {
   const info = request.requestInfo;
   const user = request.user;
-  const authorizer = rbacAuthorizer(ctx, request);
+  const escalation = escalationCheckerFor(ctx, user);
   if (isUserWrite(info)) {
     // Every user write is looked at: system groups are refused to everyone, whatever they hold.
     const stored = info.verb === 'create' ? undefined : await storedSpec(ctx, info);
@@ -70,19 +65,17 @@ export async function guardRbacWrite(
         ? withStoredPassword(await bufferBody(request), stored)
         : await bufferBody(request);
     const result = rec(await dryRun(ctx, request, guarded));
-    await checkUserGroupsWrite(authorizer, user ?? { name: '', groups: [] }, info, {
+    await checkUserGroupsWrite(escalation, user ?? { name: '', groups: [] }, info, {
       name: info.name || String(rec(result.metadata).name ?? ''),
       groups: rec(result.spec).groups,
       previous: stored?.groups,
     });
     return guarded;
   }
-  if (!user || !authorizer || !isRbacWrite(info)) return undefined;
-  const special = /bindings$/.test(info.resource) ? 'bind' : 'escalate';
-  const may = await authorizer.authorize(user, { ...info, verb: special });
-  if (may.allowed) return undefined;
+  if (!user || !escalation || !isRbacWrite(info)) return undefined;
+  if (await escalation.mayGrantAnything(user, info)) return undefined;
   const guarded = await bufferBody(request);
-  await checkRbacWrite(authorizer, user, info, await dryRun(ctx, request, guarded));
+  await escalation.checkWrite(user, info, await dryRun(ctx, request, guarded));
   return guarded;
 }
 

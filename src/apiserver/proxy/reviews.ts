@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, StatusError } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import type { RequestInfo } from '../filters/requestinfo.ts';
+import { scopeOf } from '../iam/authorizer.ts';
 import { isJson, readBody } from './body.ts';
 import { decodeReviewSpec } from './review-protobuf.ts';
 
@@ -88,7 +89,7 @@ export async function answerLocally(
   }
   if (kind === 'SelfSubjectRulesReview') {
     const namespace = str(spec.namespace);
-    const rules = ctx.authorizer ? await ctx.authorizer.rulesFor(user, namespace) : [];
+    const rules = ctx.ruleResolver ? await ctx.ruleResolver.rulesFor(user, scopeOf(namespace, '')) : [];
     return {
       ...base,
       spec: { namespace },

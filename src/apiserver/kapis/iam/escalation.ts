@@ -5,7 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.ts';
 import type { RequestInfo } from '../../filters/requestinfo.ts';
-import { checkRbacWrite } from '../../iam/rbac-escalation.ts';
+import { escalationCheckerFor } from '../../iam/rbac-escalation.ts';
 import { checkUserGroupsWrite, type UserGroupsWrite } from '../../iam/user-groups.ts';
 
 export interface WriteTarget {
@@ -36,11 +36,6 @@ function targetInfo(request: FastifyRequest, target: WriteTarget): RequestInfo {
   };
 }
 
-/** The authorizer when escalation checks apply (RBAC mode, an authenticated caller). */
-function rbacAuthorizer(ctx: ServerContext, request: FastifyRequest) {
-  return request.user && ctx.config.authorization.mode === 'RBAC' ? ctx.authorizer : undefined;
-}
-
 /** Throws 403 when `obj` grants more than the caller holds at its scope. A no-op outside RBAC mode. */
 export async function checkEscalation(
   ctx: ServerContext,
@@ -48,9 +43,9 @@ export async function checkEscalation(
   target: WriteTarget,
   obj: unknown,
 ): Promise<void> {
-  const authorizer = rbacAuthorizer(ctx, request);
-  if (!authorizer || !request.user) return;
-  await checkRbacWrite(authorizer, request.user, targetInfo(request, target), obj);
+  const escalation = escalationCheckerFor(ctx, request.user);
+  if (!escalation || !request.user) return;
+  await escalation.checkWrite(request.user, targetInfo(request, target), obj);
 }
 
 /** 422 for a `system:` group in a user's groups; 403 for an added group granting more than the caller holds. */
@@ -68,5 +63,6 @@ export async function checkUserGroups(
     verb,
   };
   const writer = request.user ?? { name: '', groups: [] };
-  await checkUserGroupsWrite(rbacAuthorizer(ctx, request), writer, targetInfo(request, target), write);
+  const escalation = escalationCheckerFor(ctx, request.user);
+  await checkUserGroupsWrite(escalation, writer, targetInfo(request, target), write);
 }

@@ -1,0 +1,174 @@
+// How the RBAC authorizer reads roles and bindings (as Kubernetes' RBAC authorizer reads them through listers):
+// Kubernetes' Roles, ClusterRoles and their bindings, and KubeSphere's GlobalRoles, WorkspaceRoles and theirs,
+// parsed. `InformerRbacListers` serves them from the informer cache, with bindings indexed by subject; tests use an
+// in-memory implementation.
+import {
+  type PolicyRule,
+  parseRoleRef,
+  parseRules,
+  parseSubjects,
+  type RoleRef,
+  type Subject,
+  subjectKey,
+} from '../../k8s/rbac.ts';
+import type { ClusterCache, Entry, Informer, KubeObject, ResourceRef } from '../cluster/cache.ts';
+import { AGGREGATION_ANNOTATION, IAM_GROUP, RBAC_GROUP, WORKSPACE_LABEL } from './rbac.ts';
+
+export type RoleKind = 'Role' | 'ClusterRole' | 'GlobalRole' | 'WorkspaceRole';
+export type BindingKind = 'RoleBinding' | 'ClusterRoleBinding' | 'GlobalRoleBinding' | 'WorkspaceRoleBinding';
+
+export interface Role {
+  name: string;
+  namespace: string;
+  /** The `kubesphere.io/workspace` label ('' when absent). */
+  workspace: string;
+  rules: PolicyRule[];
+  /** Roles named by the `iam.kubesphere.io/aggregation-roles` annotation. */
+  aggregates: string[];
+}
+
+export interface Binding {
+  name: string;
+  namespace: string;
+  /** The `kubesphere.io/workspace` label ('' when absent). */
+  workspace: string;
+  roleRef?: RoleRef;
+  subjects: Subject[];
+}
+
+export interface RbacListers {
+  /** A role by kind, namespace ('' for every kind but Role) and name. */
+  role(kind: RoleKind, namespace: string, name: string): Role | undefined;
+  /**
+   * Bindings of a kind with a subject under one of `subjectKeys` (src/k8s/rbac.ts `subjectKey`), each once.
+   * Callers still match subjects against the user.
+   */
+  bindingsWithSubject(kind: BindingKind, subjectKeys: readonly string[]): Iterable<Binding>;
+  /** True once every kind has been loaded. */
+  hasSynced(): boolean;
+  /** Resolves true once loaded, false after `timeoutMs`. */
+  waitForSync(timeoutMs: number): Promise<boolean>;
+}
+
+/** Role names in an aggregation annotation; a malformed one names none (KubeSphere ignores it too). */
+export function aggregatesOf(obj: KubeObject): string[] {
+  const raw = obj.metadata?.annotations?.[AGGREGATION_ANNOTATION];
+  if (!raw) return [];
+  try {
+    const names = JSON.parse(raw) as unknown;
+    return Array.isArray(names) ? names.filter((n): n is string => typeof n === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+export function parseRole(obj: KubeObject): Role {
+  return {
+    name: obj.metadata?.name ?? '',
+    namespace: obj.metadata?.namespace ?? '',
+    workspace: obj.metadata?.labels?.[WORKSPACE_LABEL] ?? '',
+    rules: parseRules(obj.rules),
+    aggregates: aggregatesOf(obj),
+  };
+}
+
+export function parseBinding(obj: KubeObject): Binding {
+  return {
+    name: obj.metadata?.name ?? '',
+    namespace: obj.metadata?.namespace ?? '',
+    workspace: obj.metadata?.labels?.[WORKSPACE_LABEL] ?? '',
+    roleRef: parseRoleRef(obj.roleRef),
+    subjects: parseSubjects(obj.subjects),
+  };
+}
+
+/** Index keys of a binding's subjects (service accounts default to the binding's namespace). */
+export function subjectKeysOfBinding(obj: KubeObject): string[] {
+  const ns = obj.metadata?.namespace ?? '';
+  return parseSubjects(obj.subjects)
+    .map((s) => subjectKey(s, ns))
+    .filter((x): x is string => x !== undefined);
+}
+
+const ROLE_REFS: Record<RoleKind, ResourceRef> = {
+  Role: { group: RBAC_GROUP, version: 'v1', resource: 'roles' },
+  ClusterRole: { group: RBAC_GROUP, version: 'v1', resource: 'clusterroles' },
+  GlobalRole: { group: IAM_GROUP, version: 'v1alpha2', resource: 'globalroles' },
+  WorkspaceRole: { group: IAM_GROUP, version: 'v1alpha2', resource: 'workspaceroles' },
+};
+const BINDING_REFS: Record<BindingKind, ResourceRef> = {
+  RoleBinding: { group: RBAC_GROUP, version: 'v1', resource: 'rolebindings' },
+  ClusterRoleBinding: { group: RBAC_GROUP, version: 'v1', resource: 'clusterrolebindings' },
+  GlobalRoleBinding: { group: IAM_GROUP, version: 'v1alpha2', resource: 'globalrolebindings' },
+  WorkspaceRoleBinding: { group: IAM_GROUP, version: 'v1alpha2', resource: 'workspacerolebindings' },
+};
+
+const SUBJECT_INDEX = 'rbac-subject';
+
+function mapValues<K extends string, A, B>(rec: Record<K, A>, fn: (a: A) => B): Record<K, B> {
+  return Object.fromEntries(Object.entries(rec).map(([k, v]) => [k, fn(v as A)])) as Record<K, B>;
+}
+
+/** Listers over the informer cache; creating them starts the informers (so the first request does not wait). */
+export class InformerRbacListers implements RbacListers {
+  private readonly roles: Record<RoleKind, Informer>;
+  private readonly bindings: Record<BindingKind, Informer>;
+  // Entries are immutable (an update replaces them), so a parse is kept as long as its entry.
+  private readonly parsedRoles = new WeakMap<Entry, Role>();
+  private readonly parsedBindings = new WeakMap<Entry, Binding>();
+
+  constructor(cache: ClusterCache) {
+    this.roles = mapValues(ROLE_REFS, (ref) => cache.informer(ref));
+    this.bindings = mapValues(BINDING_REFS, (ref) => {
+      const informer = cache.informer(ref);
+      informer.addIndex(SUBJECT_INDEX, subjectKeysOfBinding);
+      return informer;
+    });
+  }
+
+  role(kind: RoleKind, namespace: string, name: string): Role | undefined {
+    const entry = this.roles[kind].get(kind === 'Role' ? namespace : '', name);
+    if (!entry) return undefined;
+    let role = this.parsedRoles.get(entry);
+    if (!role) {
+      role = parseRole(entry.object());
+      this.parsedRoles.set(entry, role);
+    }
+    return role;
+  }
+
+  *bindingsWithSubject(kind: BindingKind, subjectKeys: readonly string[]): Generator<Binding> {
+    const informer = this.bindings[kind];
+    const seen = new Set<string>();
+    for (const subject of subjectKeys) {
+      for (const key of informer.keysByIndex(SUBJECT_INDEX, subject)) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const entry = informer.getByKey(key);
+        if (entry) yield this.binding(entry);
+      }
+    }
+  }
+
+  private binding(entry: Entry): Binding {
+    let binding = this.parsedBindings.get(entry);
+    if (!binding) {
+      binding = parseBinding(entry.object());
+      this.parsedBindings.set(entry, binding);
+    }
+    return binding;
+  }
+
+  private informers(): Informer[] {
+    return [...Object.values(this.roles), ...Object.values(this.bindings)];
+  }
+
+  hasSynced(): boolean {
+    return this.informers().every((i) => i.hasSynced());
+  }
+
+  async waitForSync(timeoutMs: number): Promise<boolean> {
+    const results = await Promise.all(this.informers().map((i) => i.waitForSync(timeoutMs)));
+    return results.every(Boolean);
+  }
+}
