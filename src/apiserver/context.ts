@@ -4,14 +4,13 @@ import type { KubeSphereConfig } from '../config/index.ts';
 import type { Auditor } from './audit/index.ts';
 import type { ClusterCache } from './cluster/cache.ts';
 import type { ClusterConnection } from './cluster/index.ts';
-import type { RequestInfo } from './filters/requestinfo.ts';
 import type { AuthorizationDecision } from './iam/authorizer.ts';
 import type { EscalationChecker } from './iam/rbac-escalation.ts';
 import type { RuleResolver } from './iam/rbac-resolver.ts';
 import type { ApiMetrics } from './metrics/index.ts';
 import type { OAuthService } from './oauth/index.ts';
 import type { Readiness } from './readiness.ts';
-import type { UserInfo } from './request.ts';
+import type { RequestInfo, UserInfo } from './request.ts';
 
 export interface ServerContext {
   /** Effective configuration (defaults < file < ClusterConfiguration < flags). */

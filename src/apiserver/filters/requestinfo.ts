@@ -1,10 +1,9 @@
 // Request info: classifies a method + URL once (like KubeSphere's RequestInfoFactory, itself modelled on the
 // Kubernetes apiserver's), so authentication, authorization, audit and dispatch all read the same answer.
 
-// The types live in ../request.ts (below the filters, so nothing imports upward); re-exported for older importers.
-export type { RequestInfo, ResourceScope } from '../request.ts';
-
+// The types live in ../request.ts, below the filters, so nothing imports upward.
 import type { RequestInfo } from '../request.ts';
+import { isClusterScopedResource } from '../resource-scope.ts';
 
 const API_PREFIXES = new Set(['api', 'apis', 'kapi', 'kapis']);
 const GROUPLESS_PREFIXES = new Set(['api', 'kapi']);
@@ -12,58 +11,6 @@ const KUBERNETES_PREFIXES = new Set(['api', 'apis']);
 const SPECIAL_VERBS = new Set(['proxy', 'watch']);
 /** Subresources of a namespace itself: /api/v1/namespaces/{ns}/status is the namespace's status, not a resource in it. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
-/**
- * Resources that live outside any namespace (Kubernetes' cluster-scoped ones and KubeSphere's global ones). A path
- * may still name a namespace before them (/api/v1/namespaces/demo/nodes): Kubernetes parses that as resource `nodes`
- * in namespace `demo` and answers 404, as no such namespaced route exists; a namespaced grant must never reach them.
- */
-export const CLUSTER_SCOPED_RESOURCES = new Set([
-  'namespaces',
-  'nodes',
-  'persistentvolumes',
-  'clusterroles',
-  'clusterrolebindings',
-  'customresourcedefinitions',
-  'storageclasses',
-  'priorityclasses',
-  'csidrivers',
-  'csinodes',
-  'volumeattachments',
-  'ingressclasses',
-  'runtimeclasses',
-  'mutatingwebhookconfigurations',
-  'validatingwebhookconfigurations',
-  'apiservices',
-  'certificatesigningrequests',
-  'tokenreviews',
-  'subjectaccessreviews',
-  'selfsubjectaccessreviews',
-  'selfsubjectrulesreviews',
-  'componentstatuses',
-  'users',
-  'globalroles',
-  'globalrolebindings',
-  'workspaces',
-  'workspacetemplates',
-  'clusters',
-  'loginrecords',
-  'clusterconfigurations',
-]);
-
-/** KubeSphere's workspace-level objects: cluster-scoped, granted by workspace bindings but never by namespace ones. */
-const WORKSPACE_RESOURCES = new Set(['workspaceroles', 'workspacerolebindings']);
-
-/**
- * True when the request is about a cluster-scoped resource, wherever its path puts it. The one exception is a
- * namespace itself (/namespaces/{ns}, its status and finalize), which Kubernetes' RBAC places in its own namespace;
- * `namespaces` in a workspace are that workspace's. So `namespaces/demo/namespaces/x` is cluster-scoped (x is not
- * demo), and so is `namespaces/demo/namespaces` (a list).
- */
-export function isClusterScopedResource(info: Pick<RequestInfo, 'resource' | 'name' | 'namespace'>): boolean {
-  if (info.resource === 'namespaces') return info.namespace !== '' && info.name !== info.namespace;
-  if (WORKSPACE_RESOURCES.has(info.resource)) return info.namespace !== '';
-  return CLUSTER_SCOPED_RESOURCES.has(info.resource);
-}
 
 const METHOD_VERBS: Record<string, string> = {
   POST: 'create',

@@ -3,8 +3,8 @@
 // carry the request's scope in KubeSphere's terms (global, cluster, workspace, namespace), which decides the bindings
 // that may grant it.
 import type { RbacAttributes } from '../../k8s/rbac.ts';
-import { isClusterScopedResource } from '../filters/requestinfo.ts';
 import type { RequestInfo, UserInfo } from '../request.ts';
+import { isClusterScopedResource } from '../resource-scope.ts';
 import { RbacAuthorizer } from './rbac.ts';
 import type { RbacListers } from './rbac-listers.ts';
 import { RuleResolver } from './rbac-resolver.ts';

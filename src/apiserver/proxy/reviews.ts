@@ -4,8 +4,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, StatusError } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
-import type { RequestInfo } from '../filters/requestinfo.ts';
 import { scopeOf } from '../iam/authorizer.ts';
+import type { RequestInfo } from '../request.ts';
 import { isJson, readBody } from './body.ts';
 import { decodeReviewSpec } from './review-protobuf.ts';
 

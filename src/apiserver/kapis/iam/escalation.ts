@@ -4,9 +4,9 @@
 // given to a user (iam/user-groups.ts).
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.ts';
-import type { RequestInfo } from '../../filters/requestinfo.ts';
 import { escalationCheckerFor } from '../../iam/rbac-escalation.ts';
 import { checkUserGroupsWrite, type UserGroupsWrite } from '../../iam/user-groups.ts';
+import type { RequestInfo } from '../../request.ts';
 
 export interface WriteTarget {
   group: string;
