@@ -1,7 +1,11 @@
 // The canonical-path step and the one table of path policies (anonymous, authorization-exempt, unaudited).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkCanonicalPath, isCanonicalPath } from '../../src/apiserver/canonical-path.ts';
+import {
+  checkCanonicalPath,
+  checkDecodablePath,
+  isCanonicalPath,
+} from '../../src/apiserver/canonical-path.ts';
 import { isAnonymousPath, isAudited, isAuthorizationExempt } from '../../src/apiserver/path-policy.ts';
 import { StatusError } from '../../src/k8s/status.ts';
 
@@ -28,7 +32,7 @@ test('the canonical-path step refuses dot segments, empty segments, encoded slas
     );
   }
   assert.throws(
-    () => checkCanonicalPath('/api/v1/namespaces/%E0%A4%A/pods'),
+    () => checkDecodablePath('/api/v1/namespaces/%E0%A4%A/pods'),
     (err: unknown) => err instanceof StatusError && err.code === 400 && /UTF-8/.test(err.message),
   );
   for (const path of [

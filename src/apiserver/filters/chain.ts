@@ -1,8 +1,8 @@
-// The filter chain up to dispatch (docs/architecture.md, "The request chain"), as one function: request info -> canonical path ->
-// authentication -> impersonation -> authorization. fastify's onRequest hook (server.ts) and the upgrade handler
+// The filter chain up to dispatch (docs/architecture.md, "The request chain"), as one function: request info ->
+// decodable path -> authentication -> canonical path -> impersonation -> authorization. fastify's onRequest hook (server.ts) and the upgrade handler
 // (proxy/upgrade.ts, which Node serves outside fastify) both run exactly this.
 import type { IncomingMessage } from 'node:http';
-import { checkCanonicalPath } from '../canonical-path.ts';
+import { checkCanonicalPath, checkDecodablePath } from '../canonical-path.ts';
 import type { ServerContext } from '../context.ts';
 import type { RequestInfo, UserInfo } from '../request.ts';
 import { authenticateHeaders, authenticationFailureHeaders } from './authentication.ts';
@@ -41,7 +41,7 @@ export async function runChain(
     return result;
   };
   try {
-    checkCanonicalPath(info.path);
+    checkDecodablePath(info.path);
     checks.beforeAuthentication?.(info);
   } catch (err) {
     return refuse(err);
@@ -54,6 +54,9 @@ export async function runChain(
   }
   result.user = caller;
   try {
+    // After authentication, so a request without a token hears 401 whatever its path (no anonymous policy matches a
+    // non-canonical path); before anything acts on the path.
+    checkCanonicalPath(info.path);
     // The anonymous paths carry no identity to change and need no permission.
     if (caller) {
       const acting = await impersonatedUser(ctx, caller, req.headers, () => req.headersDistinct);
