@@ -2,12 +2,9 @@
 // lines, header timeouts) on both the plain and the TLS server. Node's and fastify's defaults destroy the socket right
 // after writing: on TLS the answer is still unencrypted in a buffer, and on either, bytes the client is still sending
 // make the kernel reset the connection, so the client sees a reset instead of the 431.
-import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { StatusError } from '../k8s/status.ts';
-
-/** How long a refused client may keep sending (its bytes are discarded) before the socket is destroyed. */
-const DRAIN_MS = 2000;
+import { closeAfterResponse, endWithStatus } from './raw-response.ts';
 
 const answered = new WeakSet<Duplex>();
 
@@ -34,22 +31,10 @@ export function clientErrorHandler(maxHeaderSize: number) {
     answered.add(socket);
     if (err.code === 'ECONNRESET' || socket.destroyed) return;
     const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (socket.writable && !inFlight?.headersSent) {
-      const status = statusFor(err.code, maxHeaderSize);
-      const body = JSON.stringify(status.toStatus());
-      socket.end(
-        `HTTP/1.1 ${status.code} ${STATUS_CODES[status.code]}\r\nConnection: close\r\n` +
-          `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-    } else {
+    if (socket.writable && !inFlight?.headersSent) endWithStatus(socket, statusFor(err.code, maxHeaderSize));
+    else {
+      closeAfterResponse(socket);
       socket.end();
     }
-    // Read and drop what the client still sends so closing is an orderly FIN; a client that never stops is cut.
-    socket.on('data', () => {});
-    socket.on('error', () => {});
-    socket.resume();
-    const timer = setTimeout(() => socket.destroy(), DRAIN_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
   };
 }

@@ -13,65 +13,20 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { badRequest, notFound, type StatusError, serviceUnavailable } from '../../k8s/status.ts';
+import { badRequest, notFound, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { asStatusError } from '../errors.ts';
 import { auditRawRequest } from '../filters/audit.ts';
 import { type ChainResult, runChain } from '../filters/chain.ts';
+import { closeAfterResponse, endWithStatus, statusLine } from '../raw-response.ts';
 import type { RequestInfo, UserInfo } from '../request.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
 import { isUserRequest } from './user-filter.ts';
 
 /** From sending the request to the orchestrator's response head (connecting included). */
 const RESPONSE_HEAD_TIMEOUT_MS = 60_000;
-/** How long a refused connection may go on sending before it is cut. */
-const LINGER_MS = 2_000;
 /** The streaming subresources of pods, which kubectl and client-go open with SPDY/3.1 or WebSocket. */
 const POD_STREAMS = new Set(['exec', 'attach', 'portforward']);
-const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  413: 'Payload Too Large',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
-/**
- * Closes a connection once its one response is written. What the client still sends is read and discarded (never
- * parsed) until it closes its side or LINGER_MS pass: unread bytes would keep the socket open for ever (and hold up
- * shutdown), while closing on them at once would reset the connection and could lose the response.
- */
-function closeAfterResponse(socket: Duplex): void {
-  socket.once('finish', () => {
-    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
-    timer.unref();
-    socket.once('close', () => clearTimeout(timer));
-    socket.once('end', () => socket.destroy());
-    socket.resume();
-  });
-}
-
-/** Writes a Status response (and `headers`) on a raw socket and closes it. */
-function refuse(socket: Duplex, status: StatusError, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify(status.toStatus());
-  const code = status.code;
-  if (!socket.writable) return void socket.destroy();
-  closeAfterResponse(socket);
-  socket.end(
-    [
-      `HTTP/1.1 ${code} ${STATUS_TEXT[code] ?? 'Error'}`,
-      'Content-Type: application/json',
-      `Content-Length: ${Buffer.byteLength(body)}`,
-      'Connection: close',
-      ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
-      '',
-      body,
-    ].join('\r\n'),
-  );
-}
-
 function isForwardedPath(path: string): boolean {
   return path === '/api' || path.startsWith('/api/') || path === '/apis' || path.startsWith('/apis/');
 }
@@ -153,7 +108,7 @@ function tunnel(
   socket: Duplex,
   head: Buffer,
 ): void {
-  const lines = [`HTTP/1.1 101 ${res.statusMessage || 'Switching Protocols'}`];
+  const lines = [statusLine(101, res.statusMessage)];
   for (let i = 0; i + 1 < res.rawHeaders.length; i += 2)
     lines.push(`${res.rawHeaders[i]}: ${res.rawHeaders[i + 1]}`);
   socket.write(`${lines.join('\r\n')}\r\n\r\n`);
@@ -169,7 +124,7 @@ function tunnel(
 /** Any answer but 101: one ordinary response, its body as framed by the orchestrator, then the connection closes. */
 function relay(res: IncomingMessage, socket: Duplex): void {
   const code = res.statusCode ?? 502;
-  const lines = [`HTTP/1.1 ${code} ${res.statusMessage || STATUS_TEXT[code] || 'Error'}`];
+  const lines = [statusLine(code, res.statusMessage)];
   for (const [name, value] of Object.entries(responseHeaders(res.headers))) {
     for (const v of Array.isArray(value) ? value : [value]) lines.push(`${name}: ${v}`);
   }
@@ -223,7 +178,7 @@ async function handleUpgrade(
     const status =
       asStatusError(chain.refusal.error) ??
       serviceUnavailable('the request could not be checked; retry shortly');
-    refuse(socket, status, chain.refusal.headers);
+    endWithStatus(socket, status, chain.refusal.headers);
     record(status.code);
     return;
   }
@@ -256,7 +211,7 @@ async function handleUpgrade(
     if (answered || socket.destroyed) return void socket.destroy();
     ctx.logger.warn({ err: err.message }, 'upgrade: orchestrator request failed');
     void ctx.cluster.probe();
-    refuse(socket, serviceUnavailable('the cluster API server is unavailable; retry shortly'));
+    endWithStatus(socket, serviceUnavailable('the cluster API server is unavailable; retry shortly'));
     record(503);
   });
   upstream.end();
