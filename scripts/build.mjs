@@ -17,9 +17,9 @@ const out = outIndex >= 0 ? resolve(args[outIndex + 1]) : join(ROOT, 'dist');
 const stamp = join(out, '.built');
 
 function files(dir) {
-  return readdirSync(dir).flatMap((entry) => {
-    const path = join(dir, entry);
-    return statSync(path).isDirectory() ? files(path) : [path];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? files(path) : [path];
   });
 }
 

@@ -5,7 +5,7 @@ import { type StaticDecode, Type } from 'typebox';
 import { formatDuration, parseDuration } from './duration.ts';
 
 /** What a bad duration is reported as expecting (the field's `description` says what it means). */
-export const DURATION_EXPECTED = 'a duration such as 10m or 2h0m0s';
+const DURATION_EXPECTED = 'a duration such as 10m or 2h0m0s';
 
 /** A Go duration string (`10m`, `2h0m0s`) or a number of seconds in the file; milliseconds once decoded. */
 function Duration(options: { default?: string; description?: string } = {}) {
@@ -62,7 +62,7 @@ const OAuthOptions = Type.Object(
   { default: {} },
 );
 
-export const AuthenticationSchema = Type.Object(
+const AuthenticationSchema = Type.Object(
   {
     authenticateRateLimiterMaxTries: Type.Integer({
       minimum: 1,

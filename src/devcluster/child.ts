@@ -48,6 +48,8 @@ interface Launched {
   exited: Promise<void>;
 }
 
+const isRunning = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
+
 function launch(opts: DevClusterChildOptions, port: number): Launched {
   // process.argv[1] is the entry that started kapiserver (bin/kapiserver.mjs, src/main.ts under tsx, or compiled
   // JS); execArgv carries the loader flags (tsx) that entry needs.
@@ -142,12 +144,11 @@ export async function startDevClusterChild(opts: DevClusterChildOptions): Promis
     url: first.url,
     port: first.port,
     kubeconfigPath: first.kubeconfigPath,
-    pid: () =>
-      current.child.exitCode === null && current.child.signalCode === null ? current.child.pid : undefined,
+    pid: () => (isRunning(current.child) ? current.child.pid : undefined),
     async close() {
       stopping = true;
       const { child, exited } = current;
-      if (child.exitCode !== null || child.signalCode !== null) return;
+      if (!isRunning(child)) return;
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
       await exited;

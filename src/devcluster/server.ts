@@ -5,12 +5,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { StatusError } from '../k8s/status.ts';
 import { type Caller, createAuthenticator } from './http/authenticate.ts';
-import { notFound, serveDiscoveryRoot, serveGroup, serveResourceList } from './http/discovery.ts';
+import { serveDiscoveryRoot, serveGroup, serveResourceList } from './http/discovery.ts';
 import { openApiDocument } from './http/openapi.ts';
 import { parseRequestInfo, type RequestInfo } from './http/request-info.ts';
 import { serveResource } from './http/resource.ts';
 import type { ResourceDeps } from './http/resource-request.ts';
-import { acceptOf, sendJson, sendStatus } from './http/respond.ts';
+import { acceptOf, notFound, sendJson, sendStatus } from './http/respond.ts';
 
 export const VERSION_INFO = {
   major: '1',
@@ -66,9 +66,7 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
       case 'openapi': {
         const doc = openApiDocument(info.path, registry);
         if (!doc) throw notFound();
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(doc) });
-        res.end(doc);
-        return;
+        return sendJson(res, 200, doc);
       }
       default:
         throw notFound();

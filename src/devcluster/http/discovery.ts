@@ -1,10 +1,7 @@
 // Discovery documents by route: /api, /apis (plain or aggregated), /apis/{group}, /api/v1 and /apis/{group}/{version}.
 import type { ServerResponse } from 'node:http';
-import { notFoundMessage } from '../../k8s/status.ts';
 import type { Registry } from '../registry.ts';
-import { sendAggregated, sendJson, wantsAggregated } from './respond.ts';
-
-export const notFound = () => notFoundMessage('the server could not find the requested resource');
+import { notFound, sendAggregated, sendJson, wantsAggregated } from './respond.ts';
 
 export function serveDiscoveryRoot(
   res: ServerResponse,

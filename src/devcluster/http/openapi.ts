@@ -1,6 +1,7 @@
 // `/openapi/v3` and `/openapi/v3/<api/v1 | apis/g/v>` documents for the currently served types.
 import { openApiV3GroupDocument, openApiV3Index, type ResourceInfo } from '../openapi/index.ts';
 import type { Registry } from '../registry.ts';
+import { apiVersionOf } from '../resources.ts';
 
 function documentFor(registry: Registry, gv: string): object | undefined {
   const slash = gv.indexOf('/');
@@ -25,7 +26,9 @@ function documentFor(registry: Registry, gv: string): object | undefined {
 /** The JSON of the document at `path`, or undefined when there is none. */
 export function openApiDocument(path: string, registry: Registry): string | undefined {
   if (path === '/openapi/v3' || path === '/openapi/v3/') {
-    const gvs = registry.groups().flatMap((g) => g.versions.map((v) => (g.name ? `${g.name}/${v}` : v)));
+    const gvs = registry
+      .groups()
+      .flatMap((g) => g.versions.map((v) => apiVersionOf({ group: g.name, version: v })));
     return JSON.stringify(openApiV3Index(gvs, (gv: string) => documentFor(registry, gv)));
   }
   const m = /^\/openapi\/v3\/(api\/v1|apis\/([^/]+)\/([^/]+))\/?$/.exec(path);

@@ -1,12 +1,12 @@
 // Stage 4a: a resource request resolved to its served resource, then dispatched: review resources, TokenRequest,
 // subresources, watch, or the handler of its verb.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { methodNotAllowed, notFoundMessage } from '../../k8s/status.ts';
+import { methodNotAllowed } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import { readDecodedBody } from './body.ts';
 import type { Target } from './request-info.ts';
 import type { ResourceDeps, ResourceRequest } from './resource-request.ts';
-import { acceptOf, checkAcceptable, sendJson } from './respond.ts';
+import { acceptOf, checkAcceptable, notFound, sendJson } from './respond.ts';
 import { review } from './reviews.ts';
 import { isTokenRequest, serveSubresource, serveTokenRequest } from './subresources.ts';
 import { isWatch, VERB_HANDLERS, watch } from './verbs.ts';
@@ -20,8 +20,7 @@ export async function serveResource(
 ): Promise<void> {
   const d = deps.rest.registry.find(target.group, target.version, target.resource);
   // A cluster-scoped resource has no route under /namespaces/{ns}/ (the namespace itself is parsed without one).
-  if (!d || (target.namespace !== undefined && !d.namespaced))
-    throw notFoundMessage('the server could not find the requested resource');
+  if (!d || (target.namespace !== undefined && !d.namespaced)) throw notFound();
   const accept = acceptOf(req);
   checkAcceptable(accept);
   const method = req.method ?? 'GET';

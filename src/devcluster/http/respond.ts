@@ -1,9 +1,12 @@
 // Writing answers: content negotiation (JSON, Table, aggregated discovery) and Status errors.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StatusError, toStatus } from '../../k8s/status.ts';
+import { notFoundMessage, StatusError, toStatus } from '../../k8s/status.ts';
 import { apiVersionOf, type ResourceDef } from '../resources.ts';
 import type { Entry, Obj } from '../store.ts';
 import { toTable } from '../table/index.ts';
+
+/** kube-apiserver's answer for a path it does not serve. */
+export const notFound = () => notFoundMessage('the server could not find the requested resource');
 
 export function sendJson(
   res: ServerResponse,

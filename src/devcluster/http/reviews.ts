@@ -2,7 +2,7 @@
 // token is a cluster administrator, so every access review is allowed.
 import { methodNotAllowed } from '../../k8s/status.ts';
 import { isObj, nowSeconds } from '../meta.ts';
-import type { ResourceDef } from '../resources.ts';
+import { apiVersionOf, type ResourceDef } from '../resources.ts';
 import type { Obj } from '../store.ts';
 
 const ADMIN_USER = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
@@ -48,7 +48,7 @@ export function review(d: ResourceDef, body: Obj, token: string): Obj {
   if (!answer) throw methodNotAllowed();
   const base: Obj = {
     kind: d.kind,
-    apiVersion: `${d.group}/${d.version}`,
+    apiVersion: apiVersionOf(d),
     metadata: { creationTimestamp: null },
     spec: body.spec ?? {},
   };

@@ -1,6 +1,6 @@
 // Stage 4c: subresources: pods/log, scale, status and finalize, serviceaccounts/token. The others a real cluster
 // serves by running containers (exec, attach, portforward, proxy, ...) answer 501.
-import { badRequest, methodNotAllowed, notFoundMessage, StatusError } from '../../k8s/status.ts';
+import { badRequest, methodNotAllowed, StatusError } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../patch/index.ts';
 import { patchKindOf } from '../patching.ts';
@@ -8,7 +8,7 @@ import type { Obj } from '../store.ts';
 import { readDecodedBody } from './body.ts';
 import { writeOptions } from './params.ts';
 import type { ResourceDeps, ResourceRequest } from './resource-request.ts';
-import { sendJson, sendObject } from './respond.ts';
+import { notFound, sendJson, sendObject } from './respond.ts';
 
 type SubresourceHandler = (deps: ResourceDeps, r: ResourceRequest, ns: string, name: string) => Promise<void>;
 
@@ -82,8 +82,7 @@ const HANDLERS: Record<string, SubresourceHandler> = { log, scale, status: objec
 export async function serveSubresource(deps: ResourceDeps, r: ResourceRequest): Promise<void> {
   const { d, target: t } = r;
   const sub = t.subresource ?? '';
-  if (!d.subresources.includes(sub))
-    throw notFoundMessage('the server could not find the requested resource');
+  if (!d.subresources.includes(sub)) throw notFound();
   const handler = Object.hasOwn(HANDLERS, sub) ? HANDLERS[sub] : undefined;
   if (!handler)
     throw new StatusError(

@@ -2,6 +2,7 @@
 import { badRequest, methodNotAllowed } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import { patchKindOf } from '../patching.ts';
+import { storageKey } from '../resources.ts';
 import type { Obj } from '../store.ts';
 import { toTable } from '../table/index.ts';
 import { readDecodedBody } from './body.ts';
@@ -83,7 +84,7 @@ const patch: VerbHandler = async ({ rest }, r) => {
   const kind = patchKindOf(String(r.req.headers['content-type'] ?? ''));
   const body = await readDecodedBody(r.req);
   // Server-side apply of a missing object creates it (201).
-  const existed = rest.store.get(`${d.group}/${d.resource}`, r.ns ?? '', t.name) !== undefined;
+  const existed = rest.store.get(storageKey(d), r.ns ?? '', t.name) !== undefined;
   const e = rest.patch(d, r.ns ?? '', t.name, kind, body, writeOptions(r.req, r.query));
   sendObject(r.res, r.accept, r.query, existed ? 200 : 201, d, e);
 };

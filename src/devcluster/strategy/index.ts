@@ -1,5 +1,5 @@
 // The strategy of each resource, looked up by group and resource; custom resources get one from their CRD version.
-import type { ResourceDef } from '../resources.ts';
+import { type ResourceDef, storageKey } from '../resources.ts';
 import { configMapStrategy, secretStrategy } from './config.ts';
 import { crdStrategy } from './crd.ts';
 import { customResourceStrategy } from './custom-resource.ts';
@@ -54,6 +54,6 @@ export function strategyFor(d: ResourceDef): ResourceStrategy {
     customResourceStrategies.set(d, made);
     return made;
   }
-  const key = `${d.group}/${d.resource}`;
+  const key = storageKey(d);
   return Object.hasOwn(BUILTIN, key) ? BUILTIN[key] : defaultStrategy;
 }
