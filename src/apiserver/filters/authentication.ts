@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { serviceUnavailable, unauthorized } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
+import { TOKEN_STORE_RETRY_AFTER_SECONDS } from '../oauth/errors.ts';
 import { InvalidTokenError } from '../oauth/jwt.ts';
 import { isAnonymousPath } from '../path-policy.ts';
 import type { UserInfo } from '../request.ts';
@@ -45,6 +46,6 @@ export async function authenticateHeaders(
 export function authenticationFailureHeaders(err: unknown): Record<string, string> {
   const code = (err as { code?: number }).code;
   if (code === 401) return { 'WWW-Authenticate': 'Bearer realm="kapiserver"' };
-  if (code === 503) return { 'Retry-After': '5' };
+  if (code === 503) return { 'Retry-After': String(TOKEN_STORE_RETRY_AFTER_SECONDS) };
   return {};
 }

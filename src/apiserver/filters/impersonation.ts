@@ -31,7 +31,7 @@ interface Wanted {
 }
 
 /** Cheap test for the common case: no header starts with impersonate-. */
-export function hasImpersonationHeaders(headers: IncomingHttpHeaders): boolean {
+function hasImpersonationHeaders(headers: IncomingHttpHeaders): boolean {
   for (const name in headers) if (name.startsWith('impersonate-')) return true;
   return false;
 }
@@ -89,7 +89,8 @@ export async function impersonatedUser(
   for (const name of Object.keys(all)) {
     if (!name.startsWith(EXTRA_PREFIX) || name.length === EXTRA_PREFIX.length) continue;
     const vs = values(name);
-    if (vs.length > 0) extra[extraKey(name)] = [...(extra[extraKey(name)] ?? []), ...vs];
+    const key = extraKey(name);
+    if (vs.length > 0) extra[key] = [...(extra[key] ?? []), ...vs];
   }
   const hasOthers = groups.length > 0 || uids.length > 0 || Object.keys(extra).length > 0;
   if (users.length === 0) {

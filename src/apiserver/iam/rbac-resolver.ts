@@ -15,7 +15,7 @@ import { SELF_SERVICE_RULES } from './rbac-policy.ts';
 const SYNC_WAIT_MS = 10_000;
 const ROLE_KINDS = new Set<string>(['Role', 'ClusterRole', 'GlobalRole', 'WorkspaceRole']);
 
-export const isRoleKind = (kind: string): kind is RoleKind => ROLE_KINDS.has(kind);
+const isRoleKind = (kind: string): kind is RoleKind => ROLE_KINDS.has(kind);
 
 /** Rules that a binding naming a group grants its members, and where. */
 export interface GroupGrant {

@@ -28,7 +28,7 @@ export interface ClientInfo {
 const MAX_LOGIN_LENGTH = 254;
 const LAST_LOGIN_MIN_INTERVAL_MS = 5000;
 /** A source may fail this many times the per-user limit (several users may share one address, e.g. behind NAT). */
-export const SOURCE_FAILURE_FACTOR = 5;
+const SOURCE_FAILURE_FACTOR = 5;
 
 /** 429 with Retry-After (whole seconds until `until`, epoch ms). */
 function throttled(description: string, until: number) {
@@ -65,7 +65,8 @@ export class PasswordAuthenticator {
     }
     const opts = this.options();
     const window = opts.authenticateRateLimiterDuration;
-    const source = `source:${loginSource(client.sourceIP)}`;
+    const sourceAddress = loginSource(client.sourceIP);
+    const source = `source:${sourceAddress}`;
     const sourceLock = await this.store.lockedUntil(source);
     if (sourceLock !== undefined) throw throttled('too many failed logins from this address', sourceLock);
     const user = this.users.lookup(login);
@@ -79,10 +80,7 @@ export class PasswordAuthenticator {
       const sourceFailures = await this.store.recordFailure(source, window);
       if (sourceFailures >= opts.authenticateRateLimiterMaxTries * SOURCE_FAILURE_FACTOR) {
         await this.store.lock(source, window);
-        this.logger.warn(
-          { source: loginSource(client.sourceIP) },
-          'too many failed logins: source throttled',
-        );
+        this.logger.warn({ source: sourceAddress }, 'too many failed logins: source throttled');
       }
       const failures = await this.store.recordFailure(`user:${key}`, window);
       if (failures >= opts.authenticateRateLimiterMaxTries) {

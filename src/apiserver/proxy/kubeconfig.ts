@@ -7,10 +7,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
 import { notFound } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
+import { USERS_REF } from '../iam/users.ts';
+import { bearerToken } from '../oauth/credentials.ts';
 
 export const KUBECONFIG_PATH = '/resources.kubesphere.io/v1alpha2/users/:user/kubeconfig';
-
-const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
 /** host[:port] the client used, with the port replaced by the secure port. */
 function serverUrl(request: FastifyRequest, securePort: number): string {
@@ -50,7 +50,7 @@ export function registerKubeconfigRoute(app: FastifyInstance, ctx: ServerContext
       if (!endpoint) throw notFound('', 'kubeconfig', 'kapiserver serves no HTTPS port');
       // The caller's own token, only for their own kubeconfig: an impersonator's token never goes into another's.
       const own = caller?.name === user && !request.impersonator;
-      const token = own ? BEARER.exec(request.headers.authorization ?? '')?.[1] : undefined;
+      const token = own ? bearerToken(request.headers.authorization) : undefined;
       reply.type('text/plain; charset=utf-8');
       return buildKubeconfig({
         server: serverUrl(request, endpoint.port),
@@ -63,7 +63,7 @@ export function registerKubeconfigRoute(app: FastifyInstance, ctx: ServerContext
 }
 
 async function userExists(ctx: ServerContext, name: string): Promise<boolean> {
-  const inf = ctx.cache?.informer({ group: 'iam.kubesphere.io', version: 'v1alpha2', resource: 'users' });
+  const inf = ctx.cache?.informer(USERS_REF);
   if (!inf) return true;
   await inf.waitForSync(10_000);
   return inf.get('', name) !== undefined;

@@ -9,15 +9,14 @@
 import type { FastifyRequest } from 'fastify';
 import { request as undiciRequest } from 'undici';
 import { StatusError, serviceUnavailable } from '../../k8s/status.ts';
-import { KubeError, KubeRest } from '../cluster/index.ts';
+import { isNotFound, KubeError, KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
-import { IAM_GROUP } from '../iam/rbac.ts';
 import { escalationCheckerFor, isRbacWrite } from '../iam/rbac-escalation.ts';
 import { checkUserGroupsWrite } from '../iam/user-groups.ts';
 import type { RequestInfo } from '../request.ts';
 import { readBody } from './body.ts';
 import { forwardHeaders } from './headers.ts';
-import { withStoredPassword } from './user-filter.ts';
+import { isUserRequest, withStoredPassword } from './user-filter.ts';
 
 const BODY_LIMIT = 1024 * 1024;
 const DRY_RUN_TIMEOUT_MS = 30_000;
@@ -30,13 +29,7 @@ export interface GuardedBody {
 
 /** Writes of iam.kubesphere.io users (any subresource): their groups are a privilege (iam/user-groups.ts). */
 function isUserWrite(info: RequestInfo): boolean {
-  return (
-    info.isKubernetesRequest &&
-    info.isResourceRequest &&
-    info.apiGroup === IAM_GROUP &&
-    info.resource === 'users' &&
-    WRITE_VERBS.has(info.verb)
-  );
+  return isUserRequest(info) && WRITE_VERBS.has(info.verb);
 }
 
 /** Whether the request is a write that guardRbacWrite has to look at (cheap, synchronous). */
@@ -96,7 +89,7 @@ async function storedSpec(
   try {
     return rec(rec(await new KubeRest(ctx.cluster).get(path)).spec);
   } catch (err) {
-    if (err instanceof KubeError && err.code === 404) return undefined;
+    if (isNotFound(err)) return undefined;
     if (err instanceof KubeError && err.code < 500)
       throw new StatusError(err.code, err.reason ?? 'BadRequest', err.message);
     void ctx.cluster.probe();

@@ -34,7 +34,7 @@ return redis.call('ZCARD', KEYS[1])`;
  * Longest a store call waits for Redis (queued while reconnecting, or sent to a Redis that does not answer): a login
  * or a bearer check then answers 503 well within a client's patience instead of hanging.
  */
-export const REDIS_COMMAND_TIMEOUT_MS = 500;
+const REDIS_COMMAND_TIMEOUT_MS = 500;
 
 const tokensKey = (u: string) => `kubesphere:user:${u}:tokens`;
 const failuresKey = (subject: string) => `kapiserver:login-failures:${subject}`;
