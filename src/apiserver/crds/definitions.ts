@@ -37,7 +37,23 @@ function object(properties: Record<string, unknown>, description: string): Recor
   return { type: 'object', description, properties: { ...meta, ...properties } };
 }
 
-const policyRules = { type: 'array', items: free };
+const strings = { type: 'array', items: str };
+const stringMap = { type: 'object', additionalProperties: str };
+// Kubernetes' rbac PolicyRule, as KubeSphere's role CRDs declare it (verbs required).
+const policyRules = {
+  type: 'array',
+  items: {
+    type: 'object',
+    properties: {
+      apiGroups: strings,
+      nonResourceURLs: strings,
+      resourceNames: strings,
+      resources: strings,
+      verbs: strings,
+    },
+    required: ['verbs'],
+  },
+};
 const subjects = {
   type: 'array',
   items: {
@@ -51,6 +67,13 @@ const roleRef = {
   properties: { apiGroup: str, kind: str, name: str },
   required: ['apiGroup', 'kind', 'name'],
 };
+const workspaceColumn = {
+  name: 'Workspace',
+  type: 'string',
+  jsonPath: '.metadata.labels.kubesphere\\.io/workspace',
+};
+/** The spec a Workspace has and a WorkspaceTemplate carries in spec.template.spec. */
+const workspaceSpec = { type: 'object', properties: { manager: str, networkIsolation: { type: 'boolean' } } };
 
 function crd(
   group: string,
@@ -189,7 +212,10 @@ export const WORKSPACE_ROLE_CRD = crd(
     { rules: policyRules },
     'WorkspaceRole is a set of PolicyRules within one workspace (label kubesphere.io/workspace).',
   ),
-  [{ name: 'Workspace', type: 'string', jsonPath: '.metadata.labels.kubesphere\\.io/workspace' }],
+  [
+    workspaceColumn,
+    { name: 'Alias', type: 'string', jsonPath: '.metadata.annotations.kubesphere\\.io/alias-name' },
+  ],
   { categories: ['iam'] },
 );
 
@@ -199,9 +225,156 @@ export const WORKSPACE_ROLE_BINDING_CRD = crd(
   'WorkspaceRoleBinding',
   'workspacerolebindings',
   'Cluster',
-  object({ roleRef, subjects }, 'WorkspaceRoleBinding grants a WorkspaceRole to users or groups.'),
-  [{ name: 'Workspace', type: 'string', jsonPath: '.metadata.labels.kubesphere\\.io/workspace' }],
+  {
+    ...object({ roleRef, subjects }, 'WorkspaceRoleBinding grants a WorkspaceRole to users or groups.'),
+    required: ['roleRef'],
+  },
+  [workspaceColumn],
   { categories: ['iam'] },
+);
+
+export const GROUP_CRD = crd(
+  IAM_GROUP,
+  IAM_VERSION,
+  'Group',
+  'groups',
+  'Cluster',
+  // KubeSphere's Group has empty spec and status; both are declared objects without fields, as there.
+  object(
+    { spec: { type: 'object' }, status: { type: 'object' } },
+    'Group is a set of users in a workspace (label kubesphere.io/workspace; iam.kubesphere.io/group-parent for a subgroup).',
+  ),
+  [workspaceColumn],
+  { categories: ['group'] },
+);
+
+export const GROUP_BINDING_CRD = crd(
+  IAM_GROUP,
+  IAM_VERSION,
+  'GroupBinding',
+  'groupbindings',
+  'Cluster',
+  object(
+    { groupRef: { type: 'object', properties: { apiGroup: str, kind: str, name: str } }, users: strings },
+    'GroupBinding makes users members of a group.',
+  ),
+  [
+    { name: 'Group', type: 'string', jsonPath: '.groupRef.name' },
+    { name: 'Users', type: 'string', jsonPath: '.users' },
+  ],
+  { categories: ['group'] },
+);
+
+export const ROLE_BASE_CRD = crd(
+  IAM_GROUP,
+  IAM_VERSION,
+  'RoleBase',
+  'rolebases',
+  'Cluster',
+  {
+    ...object(
+      {
+        role: {
+          type: 'object',
+          'x-kubernetes-embedded-resource': true,
+          'x-kubernetes-preserve-unknown-fields': true,
+        },
+      },
+      'RoleBase is the template of a role created in every new workspace (a WorkspaceRole) or project (a Role).',
+    ),
+    required: ['role'],
+  },
+  [],
+  { categories: ['iam'] },
+);
+
+export const TENANT_GROUP = 'tenant.kubesphere.io';
+
+export const WORKSPACE_TEMPLATE_CRD = crd(
+  TENANT_GROUP,
+  'v1alpha2',
+  'WorkspaceTemplate',
+  'workspacetemplates',
+  'Cluster',
+  object(
+    {
+      spec: {
+        type: 'object',
+        properties: {
+          template: {
+            type: 'object',
+            properties: {
+              // Labels become the Workspace's; the console also sends annotations (creator, alias) here.
+              metadata: { type: 'object', properties: { labels: stringMap, annotations: stringMap } },
+              spec: workspaceSpec,
+            },
+          },
+          placement: {
+            type: 'object',
+            properties: {
+              clusters: {
+                type: 'array',
+                items: { type: 'object', properties: { name: str }, required: ['name'] },
+                'x-kubernetes-list-type': 'map',
+                'x-kubernetes-list-map-keys': ['name'],
+              },
+              clusterSelector: {
+                type: 'object',
+                properties: {
+                  matchLabels: stringMap,
+                  matchExpressions: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      properties: { key: str, operator: str, values: strings },
+                      required: ['key', 'operator'],
+                    },
+                  },
+                },
+                'x-kubernetes-map-type': 'atomic',
+              },
+            },
+          },
+          overrides: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                clusterName: str,
+                clusterOverrides: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: { op: str, path: str, value: free },
+                    required: ['path'],
+                  },
+                },
+              },
+              required: ['clusterName'],
+            },
+          },
+        },
+        required: ['placement', 'template'],
+      },
+    },
+    'WorkspaceTemplate is a workspace as clients create it; the workspace controller makes its Workspace from it.',
+  ),
+  [],
+  { categories: ['tenant'] },
+);
+
+export const WORKSPACE_CRD = crd(
+  TENANT_GROUP,
+  'v1alpha1',
+  'Workspace',
+  'workspaces',
+  'Cluster',
+  object(
+    { spec: workspaceSpec, status: { type: 'object' } },
+    'Workspace groups namespaces (label kubesphere.io/workspace) under one manager.',
+  ),
+  [],
+  { categories: ['tenant'] },
 );
 
 export const CLUSTER_CONFIGURATION_CRD = crd(
@@ -226,5 +399,10 @@ export const KUBESPHERE_CRDS: CrdDefinition[] = [
   GLOBAL_ROLE_BINDING_CRD,
   WORKSPACE_ROLE_CRD,
   WORKSPACE_ROLE_BINDING_CRD,
+  GROUP_CRD,
+  GROUP_BINDING_CRD,
+  ROLE_BASE_CRD,
+  WORKSPACE_TEMPLATE_CRD,
+  WORKSPACE_CRD,
   CLUSTER_CONFIGURATION_CRD,
 ];
