@@ -57,8 +57,8 @@ export class Users {
     });
     this.informer = informer;
     this.unsubscribe = informer.addEventHandler({
-      onAdd: (_obj, entry) => this.emit('ADDED', this.userOf(entry)),
-      onUpdate: (_obj, _old, entry) => this.emit('MODIFIED', this.userOf(entry)),
+      onAdd: (obj, entry) => this.emit('ADDED', this.remember(entry, obj as UserObject)),
+      onUpdate: (obj, _old, entry) => this.emit('MODIFIED', this.remember(entry, obj as UserObject)),
       onDelete: (obj) => this.emit('DELETED', obj as UserObject),
     });
     return informer;
@@ -72,13 +72,14 @@ export class Users {
     for (const fn of this.listeners) fn(type, u);
   }
 
+  /** Keeps the object an event carries as the parse of its entry, so a later read does not parse it again. */
+  private remember(entry: Entry, user: UserObject): UserObject {
+    this.parsed.set(entry, user);
+    return user;
+  }
+
   private userOf(entry: Entry): UserObject {
-    let u = this.parsed.get(entry);
-    if (!u) {
-      u = entry.object() as UserObject;
-      this.parsed.set(entry, u);
-    }
-    return u;
+    return this.parsed.get(entry) ?? this.remember(entry, entry.object() as UserObject);
   }
 
   get(name: string): UserObject | undefined {
