@@ -77,7 +77,19 @@ export class EscalationChecker {
    * Checks the role or binding object (the request body, or the would-be result of a patch) a user writes. Throws a
    * 403 StatusError when it grants more than the user holds at its scope. `obj` is untrusted JSON.
    */
-  async checkWrite(user: UserInfo, info: RequestInfo, obj: unknown): Promise<void> {
+  checkWrite(user: UserInfo, info: RequestInfo, obj: unknown): Promise<void> {
+    return this.checkWriteOf(user, info, async () => obj);
+  }
+
+  /**
+   * As checkWrite, for a caller that has work to do to learn the object (buffer the body, dry-run the write):
+   * `objectOf` is called only when the writer lacks `escalate`/`bind`, so who holds them costs nothing more.
+   */
+  async checkWriteOf(user: UserInfo, info: RequestInfo, objectOf: () => Promise<unknown>): Promise<void> {
+    const roleKind = ROLES[key(info)];
+    const isBinding = key(info) in BINDINGS;
+    if ((!roleKind && !isBinding) || (await this.mayGrantAnything(user, info))) return;
+    const obj = await objectOf();
     const o = (obj && typeof obj === 'object' ? obj : {}) as Record<string, unknown>;
     const meta = (o.metadata && typeof o.metadata === 'object' ? o.metadata : {}) as {
       namespace?: string;
@@ -86,9 +98,7 @@ export class EscalationChecker {
     };
     const namespace = info.namespace || (typeof meta.namespace === 'string' ? meta.namespace : '');
     const workspace = meta.labels?.[WORKSPACE_LABEL] ?? '';
-    const roleKind = ROLES[key(info)];
     if (roleKind) {
-      if (await this.mayGrantAnything(user, info)) return;
       const aggregated = aggregatesOf({ metadata: { annotations: meta.annotations } });
       const requested = [
         ...parseRules(o.rules),
@@ -102,18 +112,15 @@ export class EscalationChecker {
       if (missing.length > 0) refuse(user, info, 'the role grants', missing);
       return;
     }
-    if (key(info) in BINDINGS) {
-      if (await this.mayGrantAnything(user, info)) return;
-      const ref = parseRoleRef(o.roleRef);
-      if (!ref) return; // invalid binding: the API answers 422 itself
-      const requested = await this.resolver.rulesOfRoleRef(ref, namespace);
-      if (!requested)
-        refuse(user, info, `the ${ref.kind} "${ref.name}" does not exist, so what it grants is unknown`, []);
-      const bindsInNamespace = info.resource === 'rolebindings';
-      const held = await this.resolver.rulesFor(user, scopeOf(bindsInNamespace ? namespace : '', workspace));
-      const missing = uncoveredRules(held, requested);
-      if (missing.length > 0) refuse(user, info, `the ${ref.kind} "${ref.name}" grants`, missing);
-    }
+    const ref = parseRoleRef(o.roleRef);
+    if (!ref) return; // invalid binding: the API answers 422 itself
+    const requested = await this.resolver.rulesOfRoleRef(ref, namespace);
+    if (!requested)
+      refuse(user, info, `the ${ref.kind} "${ref.name}" does not exist, so what it grants is unknown`, []);
+    const bindsInNamespace = info.resource === 'rolebindings';
+    const held = await this.resolver.rulesFor(user, scopeOf(bindsInNamespace ? namespace : '', workspace));
+    const missing = uncoveredRules(held, requested);
+    if (missing.length > 0) refuse(user, info, `the ${ref.kind} "${ref.name}" grants`, missing);
   }
 
   /**

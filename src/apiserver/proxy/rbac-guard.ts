@@ -66,9 +66,12 @@ export async function guardRbacWrite(
     return guarded;
   }
   if (!user || !escalation || !isRbacWrite(info)) return undefined;
-  if (await escalation.mayGrantAnything(user, info)) return undefined;
-  const guarded = await bufferBody(request);
-  await escalation.checkWrite(user, info, await dryRun(ctx, request, guarded));
+  // A writer holding escalate/bind is not checked: its body is neither buffered nor dry-run.
+  let guarded: GuardedBody | undefined;
+  await escalation.checkWriteOf(user, info, async () => {
+    guarded = await bufferBody(request);
+    return dryRun(ctx, request, guarded);
+  });
   return guarded;
 }
 
