@@ -71,7 +71,7 @@ function listers(): MemoryRbacListers {
   return l;
 }
 
-const rbac = newAuthorizer('RBAC', listers());
+const rbac = newAuthorizer('RBAC', new RuleResolver(listers()));
 const may = async (who: string | { name: string; groups: string[] }, method: string, url: string) =>
   (
     await rbac.authorize(
@@ -83,11 +83,14 @@ const may = async (who: string | { name: string; groups: string[] }, method: str
 test('the mode factory: AlwaysAllow and AlwaysDeny ignore roles', async () => {
   const attrs = attributesOf(parseRequestInfo('GET', '/api/v1/nodes'));
   const l = listers();
-  assert.deepEqual(await newAuthorizer('AlwaysAllow', l).authorize(user('nobody'), attrs), {
+  assert.deepEqual(await newAuthorizer('AlwaysAllow', new RuleResolver(l)).authorize(user('nobody'), attrs), {
     allowed: true,
     reason: 'authorization mode AlwaysAllow',
   });
-  assert.equal((await newAuthorizer('AlwaysDeny', l).authorize(user('admin'), attrs)).allowed, false);
+  assert.equal(
+    (await newAuthorizer('AlwaysDeny', new RuleResolver(l)).authorize(user('admin'), attrs)).allowed,
+    false,
+  );
 });
 
 test('attributes carry the scope whose bindings may grant the request', () => {
@@ -181,7 +184,10 @@ test("workspace bindings grant in their workspace and its namespaces, never anot
     binding('frank-foreign', 'WorkspaceRole', 'foreign', subject('frank'), { labels: ws('team') }),
   );
   const attrs = attributesOf(parseRequestInfo('GET', `${base}/team/devops`));
-  assert.equal((await newAuthorizer('RBAC', l).authorize(user('frank'), attrs)).allowed, false);
+  assert.equal(
+    (await newAuthorizer('RBAC', new RuleResolver(l)).authorize(user('frank'), attrs)).allowed,
+    false,
+  );
 });
 
 test('non-resource URLs: granted by a ClusterRole bound cluster-wide, here to a group', async () => {
@@ -206,14 +212,17 @@ test('a resolver whose listers never load answers 503', { timeout: 15_000 }, asy
   l.hasSynced = () => false;
   l.waitForSync = async () => false;
   await assert.rejects(
-    newAuthorizer('RBAC', l).authorize(user('bob'), attributesOf(parseRequestInfo('GET', '/api/v1/nodes'))),
+    newAuthorizer('RBAC', new RuleResolver(l)).authorize(
+      user('bob'),
+      attributesOf(parseRequestInfo('GET', '/api/v1/nodes')),
+    ),
     (err: unknown) => err instanceof StatusError && err.code === 503,
   );
 });
 
 const escalation = () => {
-  const l = listers();
-  return new EscalationChecker(newAuthorizer('RBAC', l), new RuleResolver(l));
+  const resolver = new RuleResolver(listers());
+  return new EscalationChecker(newAuthorizer('RBAC', resolver), resolver);
 };
 const write = (url: string) => parseRequestInfo('POST', url);
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';

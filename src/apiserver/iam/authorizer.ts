@@ -1,13 +1,12 @@
 // The authorization seam, shaped like Kubernetes' (k8s.io/apiserver/pkg/authorization/authorizer): an `Authorizer`
-// answers `authorize(user, attributes)`; `newAuthorizer(mode, listers)` builds one for a configured mode. Attributes
+// answers `authorize(user, attributes)`; `newAuthorizer(mode, resolver)` builds one for a configured mode. Attributes
 // carry the request's scope in KubeSphere's terms (global, cluster, workspace, namespace), which decides the bindings
 // that may grant it.
 import type { RbacAttributes } from '../../k8s/rbac.ts';
 import type { RequestInfo, UserInfo } from '../request.ts';
 import { isClusterScopedResource } from '../resource-scope.ts';
 import { RbacAuthorizer } from './rbac.ts';
-import type { RbacListers } from './rbac-listers.ts';
-import { RuleResolver } from './rbac-resolver.ts';
+import type { RuleResolver } from './rbac-resolver.ts';
 
 export type AuthorizationMode = 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
 
@@ -45,11 +44,14 @@ const alwaysDeny: Authorizer = {
   authorize: async () => ({ allowed: false, reason: 'authorization mode AlwaysDeny' }),
 };
 
-/** The authorizer of a mode; RBAC reads roles and bindings through `listers`. */
-export function newAuthorizer(mode: AuthorizationMode, listers: RbacListers): Authorizer {
+/**
+ * The authorizer of a mode; RBAC asks `resolver` which rules apply (as Kubernetes builds an authorizer and its rule
+ * resolver together: the escalation checker and rules reviews share the same one).
+ */
+export function newAuthorizer(mode: AuthorizationMode, resolver: RuleResolver): Authorizer {
   if (mode === 'AlwaysAllow') return alwaysAllow;
   if (mode === 'AlwaysDeny') return alwaysDeny;
-  return new RbacAuthorizer(new RuleResolver(listers));
+  return new RbacAuthorizer(resolver);
 }
 
 /** The most specific scope of an object in `namespace` and `workspace` ('' when none). */

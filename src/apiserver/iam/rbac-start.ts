@@ -20,12 +20,13 @@ export function startAuthorization(
 ): { rolesReady: Promise<void> } {
   if (!ctx.cache) throw new Error('startAuthorization needs the informer cache on ctx');
   const listers = new InformerRbacListers(ctx.cache);
+  const resolver = new RuleResolver(listers);
   // The mode is read per request: it may change while the server runs.
-  const byMode = new Map(MODES.map((mode) => [mode, newAuthorizer(mode, listers)]));
+  const byMode = new Map(MODES.map((mode) => [mode, newAuthorizer(mode, resolver)]));
   ctx.authorize = (user, info) =>
     byMode.get(ctx.config.authorization.mode)!.authorize(user, attributesOf(info));
-  ctx.ruleResolver = new RuleResolver(listers);
-  ctx.escalation = new EscalationChecker(byMode.get('RBAC')!, ctx.ruleResolver);
+  ctx.ruleResolver = resolver;
+  ctx.escalation = new EscalationChecker(byMode.get('RBAC')!, resolver);
   ctx.readiness.register('authorization', () => listers.hasSynced());
 
   let closed = false;
