@@ -14,10 +14,10 @@ const dir = mkdtempSync(join(tmpdir(), 'kapiserver-tokens-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const file = join(dir, 'conformance.db');
 
-tokenStoreConformance('local in memory', () => new LocalTokenStore(':memory:'));
+tokenStoreConformance('local in memory', (clock) => new LocalTokenStore(':memory:', clock));
 tokenStoreConformance(
   'local file',
-  () => new LocalTokenStore(file),
+  (clock) => new LocalTokenStore(file, clock),
   undefined,
   async () =>
     [file, `${file}-wal`]
@@ -55,7 +55,8 @@ const cli = (...args: string[]) =>
   spawnSync('redis-cli', ['-p', String(redis!.port), ...args], { encoding: 'utf8' }).stdout;
 tokenStoreConformance(
   'redis',
-  () => new RedisTokenStore({ host: '127.0.0.1', port: redis!.port, password: '', db: 0 }),
+  (clock) =>
+    new RedisTokenStore({ host: '127.0.0.1', port: redis!.port, password: '', db: 0 }, undefined, clock),
   skip,
   async () => {
     const keys = cli('--scan').split('\n').filter(Boolean);

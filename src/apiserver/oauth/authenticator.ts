@@ -12,6 +12,7 @@
 //    that source a failing one). So an attacker who locked a user keeps themselves out, not the user.
 import type { Logger } from 'pino';
 import type { AuthenticationOptions } from '../../config/index.ts';
+import { type Clock, systemClock } from '../clock.ts';
 import type { LoginRecorder } from '../iam/loginrecords.ts';
 import { verifyPassword } from '../iam/password.ts';
 import { kubeTime, type UserObject, type Users } from '../iam/users.ts';
@@ -24,18 +25,18 @@ export interface ClientInfo {
   userAgent: string;
 }
 
+/**
+ * Which way a password came, as KubeSphere records it: the password grant records every attempt (LoginRecord type
+ * `Token`) and stamps lastLoginTime; HTTP Basic on an API call records only its failures (type `Password`), since a
+ * Basic client sends its password with every call.
+ */
+export type PasswordLogin = 'grant' | 'basic';
+
 /** Longest login name looked up (Kubernetes object names are at most 253 characters; e-mail addresses 254). */
 const MAX_LOGIN_LENGTH = 254;
 const LAST_LOGIN_MIN_INTERVAL_MS = 5000;
 /** A source may fail this many times the per-user limit (several users may share one address, e.g. behind NAT). */
 const SOURCE_FAILURE_FACTOR = 5;
-
-/** 429 with Retry-After (whole seconds until `until`, epoch ms). */
-function throttled(description: string, until: number) {
-  const e = invalidGrant(description, 429);
-  e.headers['retry-after'] = String(Math.max(1, Math.ceil((until - Date.now()) / 1000)));
-  return e;
-}
 
 export class PasswordAuthenticator {
   constructor(
@@ -44,6 +45,7 @@ export class PasswordAuthenticator {
     private readonly recorder: LoginRecorder,
     private readonly options: () => AuthenticationOptions,
     private readonly logger: Logger,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Epoch ms until which the login name is locked out (store lock, or a user whose status says so), or undefined. */
@@ -53,13 +55,18 @@ export class PasswordAuthenticator {
     if (user?.status?.state === 'AuthLimitExceeded') {
       const since = Date.parse(user.status.lastTransitionTime ?? '') || 0;
       const until = since + this.options().authenticateRateLimiterDuration;
-      if (until > Date.now()) return until;
+      if (until > this.clock.now()) return until;
     }
     return undefined;
   }
 
   /** The user when `password` is theirs and they may log in; otherwise throws the RFC 6749 error to answer. */
-  async authenticate(login: string, password: string, client: ClientInfo): Promise<UserObject> {
+  async authenticate(
+    login: string,
+    password: string,
+    client: ClientInfo,
+    via: PasswordLogin = 'grant',
+  ): Promise<UserObject> {
     if (!login || !password || login.length > MAX_LOGIN_LENGTH) {
       throw invalidGrant(DESCRIPTIONS.incorrectPassword);
     }
@@ -68,12 +75,13 @@ export class PasswordAuthenticator {
     const sourceAddress = loginSource(client.sourceIP);
     const source = `source:${sourceAddress}`;
     const sourceLock = await this.store.lockedUntil(source);
-    if (sourceLock !== undefined) throw throttled('too many failed logins from this address', sourceLock);
+    if (sourceLock !== undefined)
+      throw this.throttled('too many failed logins from this address', sourceLock);
     const user = this.users.lookup(login);
     const key = user?.metadata.name ?? login;
     const userLock = await this.lockedUntil(login, user);
     if (userLock !== undefined && (await this.store.failureCount(source, window)) > 0) {
-      throw throttled(DESCRIPTIONS.rateLimited, userLock);
+      throw this.throttled(DESCRIPTIONS.rateLimited, userLock);
     }
 
     if (!(await verifyPassword(password, user?.spec?.password))) {
@@ -98,18 +106,26 @@ export class PasswordAuthenticator {
             );
         }
       }
-      if (user)
-        this.recorder.record(user, { success: false, reason: DESCRIPTIONS.incorrectPassword, ...client });
-      if (userLock !== undefined) throw throttled(DESCRIPTIONS.rateLimited, userLock);
+      if (user) {
+        const type = via === 'basic' ? 'Password' : 'Token';
+        this.recorder.record(user, {
+          success: false,
+          reason: DESCRIPTIONS.incorrectPassword,
+          type,
+          ...client,
+        });
+      }
+      if (userLock !== undefined) throw this.throttled(DESCRIPTIONS.rateLimited, userLock);
       throw invalidGrant(DESCRIPTIONS.incorrectPassword);
     }
     const state = user?.status?.state;
     if (!user || (state !== undefined && state !== 'Active' && state !== 'AuthLimitExceeded')) {
       throw invalidGrant(DESCRIPTIONS.notActive);
     }
+    if (via === 'basic') return user;
     // lastLoginTime has one-second precision; during a burst of logins it is written at most every few seconds.
     const last = Date.parse(user.status?.lastLoginTime ?? '') || 0;
-    const touch = state === 'AuthLimitExceeded' || Date.now() - last > LAST_LOGIN_MIN_INTERVAL_MS;
+    const touch = state === 'AuthLimitExceeded' || this.clock.now() - last > LAST_LOGIN_MIN_INTERVAL_MS;
     this.recorder.record(user, { success: true, reason: '', ...client }, async () => {
       if (!touch) return;
       await this.users.patchStatus(user.metadata.name, {
@@ -121,5 +137,12 @@ export class PasswordAuthenticator {
       });
     });
     return user;
+  }
+
+  /** 429 with Retry-After (whole seconds until `until`, epoch ms). */
+  private throttled(description: string, until: number) {
+    const e = invalidGrant(description, 429);
+    e.headers['retry-after'] = String(Math.max(1, Math.ceil((until - this.clock.now()) / 1000)));
+    return e;
   }
 }

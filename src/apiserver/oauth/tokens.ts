@@ -1,5 +1,6 @@
 // Issuing, refreshing, checking and revoking token pairs, on top of the JWT issuer and the token store.
 import type { AuthenticationOptions, OAuthClient } from '../../config/index.ts';
+import { type Clock, systemClock } from '../clock.ts';
 import { groupsConferredBy } from '../iam/user-groups.ts';
 import { UNINITIALIZED_ANNOTATION, type UserObject, type Users } from '../iam/users.ts';
 import type { UserInfo } from '../request.ts';
@@ -21,6 +22,7 @@ export class TokenService {
     private readonly store: TokenStore,
     private readonly users: Users,
     private readonly options: () => AuthenticationOptions,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** Issues a new pair for the user; with multipleLogin false, every older token of the user is revoked first. */
@@ -147,7 +149,7 @@ export class TokenService {
     if (claims?.username !== username || claims.tokenType !== 'access_token') return undefined;
     if (!(await this.store.isActive(username, token))) return undefined;
     if (claims.expiresAt === undefined) return 0;
-    const ms = claims.expiresAt * 1000 - Date.now();
+    const ms = claims.expiresAt * 1000 - this.clock.now();
     return ms > 0 ? ms : undefined;
   }
 

@@ -4,6 +4,7 @@
 // Every authenticated request asks isActive, so the active tokens are also held in memory (loaded at start, written
 // through): this process is the file's only writer, so the copy is always exact and reads never touch SQLite.
 import Database from 'better-sqlite3';
+import { type Clock, systemClock } from '../../clock.ts';
 import { type TokenStore, tokenKey } from './types.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
@@ -19,7 +20,10 @@ export class LocalTokenStore implements TokenStore {
   private readonly active = new Map<string, Map<string, number>>();
 
   /** `path`: a file (created when missing) or `:memory:`. */
-  constructor(path = ':memory:') {
+  constructor(
+    path = ':memory:',
+    private readonly clock: Clock = systemClock,
+  ) {
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
@@ -47,7 +51,11 @@ export class LocalTokenStore implements TokenStore {
       sweepLocks: db.prepare('DELETE FROM locks WHERE until <= ?'),
       sweepFailures: db.prepare('DELETE FROM failures WHERE at <= ?'),
     };
-    for (const row of this.stmts.load.all(Date.now()) as { user: string; key: string; expires: number }[]) {
+    for (const row of this.stmts.load.all(this.clock.now()) as {
+      user: string;
+      key: string;
+      expires: number;
+    }[]) {
       this.tokensOf(row.user).set(row.key, row.expires);
     }
     this.timer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
@@ -57,13 +65,13 @@ export class LocalTokenStore implements TokenStore {
   async add(username: string, token: string, ttlMs: number): Promise<void> {
     const key = tokenKey(token);
     // SQLite REAL holds Infinity: "until revoked".
-    const expires = ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY;
+    const expires = ttlMs > 0 ? this.clock.now() + ttlMs : Number.POSITIVE_INFINITY;
     this.stmts.add.run(username, key, expires);
     this.tokensOf(username).set(key, expires);
   }
 
   async isActive(username: string, token: string): Promise<boolean> {
-    return (this.active.get(username)?.get(tokenKey(token)) ?? 0) > Date.now();
+    return (this.active.get(username)?.get(tokenKey(token)) ?? 0) > this.clock.now();
   }
 
   async consume(username: string, token: string): Promise<boolean> {
@@ -72,7 +80,7 @@ export class LocalTokenStore implements TokenStore {
     const expires = this.active.get(username)?.get(key);
     if (expires === undefined) return false;
     this.forget(username, key);
-    return expires > Date.now();
+    return expires > this.clock.now();
   }
 
   async revoke(username: string, token: string): Promise<void> {
@@ -85,25 +93,25 @@ export class LocalTokenStore implements TokenStore {
   }
 
   async recordFailure(username: string, windowMs: number): Promise<number> {
-    const now = Date.now();
+    const now = this.clock.now();
     this.stmts.pruneFailures.run(username, now - windowMs);
     this.stmts.addFailure.run(username, now);
     return this.stmts.countFailures.get(username) as number;
   }
 
   async failureCount(subject: string, windowMs: number): Promise<number> {
-    return this.stmts.countRecentFailures.get(subject, Date.now() - windowMs) as number;
+    return this.stmts.countRecentFailures.get(subject, this.clock.now() - windowMs) as number;
   }
 
   async lock(username: string, durationMs: number): Promise<void> {
     this.db.transaction(() => {
-      this.stmts.lock.run(username, Date.now() + durationMs);
+      this.stmts.lock.run(username, this.clock.now() + durationMs);
       this.stmts.clearFailures.run(username);
     })();
   }
 
   async lockedUntil(username: string): Promise<number | undefined> {
-    return this.stmts.lockedUntil.get(username, Date.now()) as number | undefined;
+    return this.stmts.lockedUntil.get(username, this.clock.now()) as number | undefined;
   }
 
   async healthy(): Promise<boolean> {
@@ -133,7 +141,7 @@ export class LocalTokenStore implements TokenStore {
   }
 
   private sweep(): void {
-    const now = Date.now();
+    const now = this.clock.now();
     this.stmts.sweepTokens.run(now);
     for (const [user, m] of this.active) {
       for (const [key, expires] of m) if (expires <= now) m.delete(key);

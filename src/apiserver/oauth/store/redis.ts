@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisOptions } from '../../../config/index.ts';
+import { type Clock, systemClock } from '../../clock.ts';
 import { type TokenStore, TokenStoreUnavailableError, tokenKey } from './types.ts';
 
 const ADD = `
@@ -44,7 +45,11 @@ export class RedisTokenStore implements TokenStore {
   readonly kind = 'redis' as const;
   private readonly redis: Redis;
 
-  constructor(opts: RedisOptions, logger?: Logger) {
+  constructor(
+    opts: RedisOptions,
+    logger?: Logger,
+    private readonly clock: Clock = systemClock,
+  ) {
     this.redis = new Redis({
       host: opts.host,
       port: opts.port,
@@ -81,7 +86,7 @@ export class RedisTokenStore implements TokenStore {
 
   async add(username: string, token: string, ttlMs: number): Promise<void> {
     return this.guard(async () => {
-      const now = Date.now();
+      const now = this.clock.now();
       await this.call(
         'ksAddToken',
         tokensKey(username),
@@ -96,13 +101,15 @@ export class RedisTokenStore implements TokenStore {
     return this.guard(async () => {
       const score = await this.redis.zscore(tokensKey(username), tokenKey(token));
       if (score === null) return false;
-      return score === 'inf' || Number(score) > Date.now();
+      return score === 'inf' || Number(score) > this.clock.now();
     });
   }
 
   async consume(username: string, token: string): Promise<boolean> {
     return this.guard(async () => {
-      return (await this.call('ksConsumeToken', tokensKey(username), tokenKey(token), Date.now())) === 1;
+      return (
+        (await this.call('ksConsumeToken', tokensKey(username), tokenKey(token), this.clock.now())) === 1
+      );
     });
   }
 
@@ -120,14 +127,14 @@ export class RedisTokenStore implements TokenStore {
 
   async recordFailure(username: string, windowMs: number): Promise<number> {
     return this.guard(async () => {
-      const id = `${Date.now()}-${randomBytes(6).toString('hex')}`;
-      return Number(await this.call('ksLoginFailure', failuresKey(username), Date.now(), windowMs, id));
+      const id = `${this.clock.now()}-${randomBytes(6).toString('hex')}`;
+      return Number(await this.call('ksLoginFailure', failuresKey(username), this.clock.now(), windowMs, id));
     });
   }
 
   async failureCount(subject: string, windowMs: number): Promise<number> {
     return this.guard(async () => {
-      const now = Date.now();
+      const now = this.clock.now();
       return this.redis.zcount(failuresKey(subject), `(${now - windowMs}`, '+inf');
     });
   }
@@ -136,7 +143,7 @@ export class RedisTokenStore implements TokenStore {
     return this.guard(async () => {
       await this.redis
         .multi()
-        .set(lockKey(username), String(Date.now() + durationMs), 'PX', Math.max(1, durationMs))
+        .set(lockKey(username), String(this.clock.now() + durationMs), 'PX', Math.max(1, durationMs))
         .del(failuresKey(username))
         .exec();
     });
@@ -147,7 +154,7 @@ export class RedisTokenStore implements TokenStore {
       const v = await this.redis.get(lockKey(username));
       if (v === null) return undefined;
       const until = Number(v);
-      return until > Date.now() ? until : undefined;
+      return until > this.clock.now() ? until : undefined;
     });
   }
 
