@@ -7,6 +7,7 @@ import { createAuditor } from './audit/index.ts';
 import { ClusterCache } from './cluster/cache.ts';
 import type { ClusterConnection } from './cluster/index.ts';
 import type { ServerContext } from './context.ts';
+import { startControllers } from './controllers/index.ts';
 import { startAuthorization } from './iam/rbac-start.ts';
 import { createApiMetrics } from './metrics/index.ts';
 import { startOAuth } from './oauth/index.ts';
@@ -92,6 +93,9 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   // Authorization: RBAC from the informer cache on ctx.authorize; built-in global roles once the CRDs exist.
   const authz = startAuthorization(ctx, oauth.ready);
   await startWait(authz.rolesReady);
+
+  // The controllers clients rely on (controllers/) act while this replica holds their Lease.
+  startControllers(ctx, oauth.ready);
 
   const server = await buildApiServer(ctx);
 
