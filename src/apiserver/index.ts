@@ -13,6 +13,7 @@ import { createApiMetrics } from './metrics/index.ts';
 import { startOAuth } from './oauth/index.ts';
 import { Readiness } from './readiness.ts';
 import { buildApiServer } from './server.ts';
+import { startTenancyBuiltins } from './tenancy/builtins.ts';
 
 export interface ApiServerOptions {
   config: KubeSphereConfig;
@@ -96,6 +97,8 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
 
   // The controllers clients rely on (controllers/) act while this replica holds their Lease.
   startControllers(ctx, oauth.ready);
+  // Built-in tenancy objects (system-workspace, role templates) once the CRDs exist.
+  await startWait(startTenancyBuiltins(ctx, oauth.ready));
 
   const server = await buildApiServer(ctx);
 
