@@ -1,10 +1,18 @@
 // Route registration for the aggregated APIs: every route is served under /kapis and the groupless-prefixed /kapi
-// alias (KubeSphere serves the aggregated API under both prefixes), carries a schema for the swagger document, and
-// serialises its answer with JSON.stringify so a schema can never drop fields of a Kubernetes object.
+// alias (KubeSphere serves the aggregated API under both prefixes), carries a schema that documents it (swagger) and
+// validates its body and path parameters (../validation.ts), and serialises its answer with JSON.stringify so a schema can never drop fields of a Kubernetes object.
 // Route schema fields of @fastify/swagger (tags, summary, operationId, hide) on FastifySchema.
 import type {} from '@fastify/swagger';
-import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema, HTTPMethods } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchema,
+  HTTPMethods,
+  preValidationAsyncHookHandler,
+} from 'fastify';
 import { notFoundMessage } from '../../k8s/status.ts';
+import { statusFromValidation, typeboxValidatorCompiler } from '../validation.ts';
 
 export interface KapisRoute {
   method: HTTPMethods;
@@ -16,25 +24,33 @@ export interface KapisRoute {
 
 const jsonSerializer = () => (data: unknown) => JSON.stringify(data);
 
+const validateSchema = typeboxValidatorCompiler();
+/**
+ * Bodies and path parameters are checked against the route schema (400 Status naming each field). List queries are
+ * not: they follow KubeSphere's parsing rules (first value wins, its boolean spellings, unknown parameters are field
+ * filters), which query.ts applies; their schema documents them.
+ */
+const validatorCompiler: typeof validateSchema = (route) =>
+  route.httpPart === 'querystring' ? () => true : validateSchema(route);
+
 /** A path parameter must name one object: a non-empty single segment that no hop could resolve as a path. */
 function isOneSegment(value: unknown): boolean {
   return typeof value === 'string' && value !== '' && value !== '.' && value !== '..' && !value.includes('/');
 }
 
 /**
- * The route's handler behind a check of its path parameters. Fastify matches `:name` to the empty string, so
- * `DELETE .../users/` would reach the handler with name "" and the orchestrator with the collection path (a delete
- * of every user): such a request names no object and is a 404, as for any unknown path.
+ * A check of the route's path parameters, run before its body is validated. Fastify matches `:name` to the empty
+ * string, so `DELETE .../users/` would reach the handler with name "" and the orchestrator with the collection path
+ * (a delete of every user): such a request names no object and is a 404, as for any unknown path.
  */
-function withNamedParams(route: KapisRoute): KapisRoute['handler'] {
+function namedParamsCheck(route: KapisRoute): preValidationAsyncHookHandler | undefined {
   const names = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
-  if (names.length === 0) return route.handler;
-  return (request, reply) => {
+  if (names.length === 0) return undefined;
+  return async (request) => {
     const params = request.params as Record<string, unknown>;
     if (!names.every((n) => isOneSegment(params[n]))) {
-      return Promise.reject(notFoundMessage('the server could not find the requested resource'));
+      throw notFoundMessage('the server could not find the requested resource');
     }
-    return route.handler(request, reply);
   };
 }
 
@@ -43,7 +59,7 @@ export function registerKapisRoute(
   route: KapisRoute,
   prefixes = ['/kapis', '/kapi'],
 ): void {
-  const handler = withNamedParams(route);
+  const preValidation = namedParamsCheck(route);
   for (const prefix of prefixes) {
     app.route({
       method: route.method,
@@ -51,9 +67,10 @@ export function registerKapisRoute(
       // The /kapi alias is documented once, under /kapis.
       schema: prefix === '/kapis' ? route.schema : { ...route.schema, hide: true },
       serializerCompiler: jsonSerializer,
-      // Handlers validate (queries with KubeSphere's rules, bodies field by field) and answer 400 Status.
-      validatorCompiler: () => () => true,
-      handler,
+      validatorCompiler,
+      schemaErrorFormatter: statusFromValidation,
+      ...(preValidation && { preValidation }),
+      handler: route.handler,
     });
   }
 }

@@ -84,6 +84,15 @@ export const Status = Type.Object(
   { title: 'Status', description: 'Kubernetes Status (every error on /kapis)' },
 );
 
+/** A JSON merge patch (RFC 7386) body: any object; the handler merges it into the stored object and checks that. */
+export const MergePatch = Type.Object(
+  {},
+  {
+    additionalProperties: true,
+    description: 'JSON merge patch (RFC 7386): the fields to change, null to remove',
+  },
+);
+
 /** The standard error responses of a /kapis route. */
 export function errors(...codes: number[]): Record<string, TSchema> {
   const names: Record<number, string> = {

@@ -16,7 +16,6 @@ import {
   checkName,
   GROUP,
   type IamDeps,
-  isObject,
   json,
   RBAC_GROUP,
   restrictNames,
@@ -50,8 +49,8 @@ interface Wanted {
   roleRef: string;
 }
 
-function parseMember(v: unknown, where: string): Wanted {
-  if (!isObject(v)) throw badRequest(`${where} must be an object {username, roleRef}`);
+/** A member the route schema let through: both names are strings; they must also be object names. */
+function parseMember(v: Wanted, where: string): Wanted {
   return {
     username: checkName(`${where}.username`, v.username),
     roleRef: checkName(`${where}.roleRef`, v.roleRef),
@@ -195,9 +194,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
     },
     handler: async (request) => {
       const { namespace } = params(request);
-      if (!Array.isArray(request.body))
-        throw badRequest('the body must be a list of members {username, roleRef}');
-      const wanted = request.body.map((m, i) => parseMember(m, `[${i}]`));
+      const wanted = (request.body as Wanted[]).map((m, i) => parseMember(m, `[${i}]`));
       const names = new Set(wanted.map((m) => m.username));
       if (names.size !== wanted.length) throw badRequest('each user may appear only once');
       await check(request, namespace, wanted);
@@ -218,7 +215,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
     },
     handler: async (request) => {
       const { namespace, member } = params(request);
-      const m = parseMember(request.body, 'the body');
+      const m = parseMember(request.body as Wanted, 'the body');
       if (m.username !== member) {
         throw badRequest(
           `the name of the object (${m.username}) does not match the name on the URL (${member})`,

@@ -12,13 +12,12 @@ import { parseListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
-import { errors, listResult } from '../schemas.ts';
+import { errors, listResult, MergePatch } from '../schemas.ts';
 import {
   BASE,
   checkName,
   fromKube,
   type IamDeps,
-  isObject,
   json,
   nativePath,
   type Rec,
@@ -236,13 +235,12 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
         'application/strategic-merge-patch+json',
       ],
       params: OneParams,
-      body: Schema,
+      body: MergePatch,
       response: { 200: Schema, ...errors(400, 404, 409, 503) },
     },
     handler: async (request) => {
       const { namespace, name } = params(request);
-      const patch = request.body;
-      if (!isObject(patch)) throw badRequest('the body must be a JSON merge patch object');
+      const patch = request.body as Rec;
       refuseBuiltin(name);
       const annotationsPatched = AGGREGATION_ANNOTATION in rec(rec(patch.metadata).annotations);
       const pinned = typeof rec(patch.metadata).resourceVersion === 'string';
