@@ -1,4 +1,6 @@
-// What every part of the API server is built with: configuration, the orchestrator connection, logging, readiness.
+// What every part of the API server is built with. Complete before the server is built (startApiServer, or a test's
+// own builder in test/helpers/server-context.ts): no part is optional, so no consumer chooses a failure mode for a
+// missing one.
 import type { Logger } from 'pino';
 import type { KubeSphereConfig } from '../config/index.ts';
 import type { Auditor } from './audit/index.ts';
@@ -12,8 +14,9 @@ import type { OAuthService } from './oauth/index.ts';
 import type { Readiness } from './readiness.ts';
 import type { RequestInfo, UserInfo } from './request.ts';
 
-export interface ServerContext {
-  /** Effective configuration (defaults < file < ClusterConfiguration < flags). */
+/** The parts the token service and the authorizer are built from. */
+export interface BaseContext {
+  /** Effective configuration (defaults < file < ClusterConfiguration < flags); the ClusterConfiguration layer is live. */
   config: KubeSphereConfig;
   cluster: ClusterConnection;
   logger: Logger;
@@ -22,28 +25,31 @@ export interface ServerContext {
   readiness: Readiness;
   /** Functions to run on shutdown, in reverse order of registration (watches, Redis, caches). */
   onClose: (fn: () => Promise<void> | void) => void;
-  /** Prometheus metrics (served on /metrics); e.g. `ctx.metrics?.tokenIssued('password', 'success')`. */
-  metrics?: ApiMetrics;
-  /** Audit sinks; undefined when auditing is off. */
-  audit?: Auditor;
-  /** Shared informers over the orchestrator (API overview at the top of cluster/cache.ts); set by startApiServer. */
-  cache?: ClusterCache;
-  /** Token issuance and bearer authentication (users, clients, token store); set by startApiServer. */
-  oauth?: OAuthService;
+  /** Prometheus metrics (served on /metrics). */
+  metrics: ApiMetrics;
+  /** Audit sinks; an auditor without sinks when auditing is off. */
+  audit: Auditor;
+  /** Shared informers over the orchestrator (API overview at the top of cluster/cache.ts). */
+  cache: ClusterCache;
+}
+
+/** Authorization as the server uses it (iam/rbac-start.ts): the configured mode's decisions and RBAC's rules. */
+export interface RequestAuthorizer {
   /**
    * May `user` do what `info` describes? RBAC over Kubernetes RBAC + KubeSphere global/workspace roles (or the
-   * configured AlwaysAllow/AlwaysDeny). Throws a 503 StatusError while the RBAC cache is loading. Set by startApiServer.
+   * configured AlwaysAllow/AlwaysDeny). Throws a 503 StatusError while the RBAC cache is loading.
    */
-  authorize?: (user: UserInfo, info: RequestInfo) => Promise<AuthorizationDecision>;
-  /** The rules a user holds at a scope (SelfSubjectRulesReview); set with `authorize`. */
-  ruleResolver?: RuleResolver;
+  authorize(user: UserInfo, info: RequestInfo): Promise<AuthorizationDecision>;
+  /** The rules a user holds at a scope (SelfSubjectRulesReview). */
+  rules: RuleResolver;
   /** Refuses role, binding and group writes granting more than the writer holds; applies in RBAC mode only. */
-  escalation?: EscalationChecker;
-  /** The HTTPS port kubectl users connect to (and its CA when generated locally); set once listening. */
+  escalation: EscalationChecker;
+}
+
+export interface ServerContext extends BaseContext {
+  /** Token issuance and authentication (users, clients, token store). */
+  oauth: OAuthService;
+  authorizer: RequestAuthorizer;
+  /** The HTTPS port kubectl users connect to (and its CA when generated locally); known once listening. */
   secureEndpoint?: { port: number; caPem?: string };
-  /**
-   * Only for tests of the bare server shell (built without an orchestrator or token service): let requests through
-   * unauthenticated. startApiServer never sets it; without it and without `oauth`, every request gets 401.
-   */
-  authenticationDisabled?: boolean;
 }

@@ -1,4 +1,4 @@
-// Starts the API server: context (readiness, shutdown hooks), the app, both listeners.
+// Starts the API server: every part of the context (context.ts) built first, then the app and both listeners.
 import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { KubeSphereConfig } from '../config/index.ts';
@@ -6,11 +6,11 @@ import { ensureLocalPki } from '../pki/index.ts';
 import { createAuditor } from './audit/index.ts';
 import { ClusterCache } from './cluster/cache.ts';
 import type { ClusterConnection } from './cluster/index.ts';
-import type { ServerContext } from './context.ts';
+import type { BaseContext, ServerContext } from './context.ts';
 import { startControllers } from './controllers/index.ts';
 import { startAuthorization } from './iam/rbac-start.ts';
 import { createApiMetrics } from './metrics/index.ts';
-import { startOAuth } from './oauth/index.ts';
+import { createTokenStore, startOAuth } from './oauth/index.ts';
 import { Readiness } from './readiness.ts';
 import { buildApiServer } from './server.ts';
 import { startTenancyBuiltins } from './tenancy/builtins.ts';
@@ -44,21 +44,11 @@ const OAUTH_START_WAIT_MS = 20_000;
 export async function startApiServer(opts: ApiServerOptions): Promise<RunningApiServer> {
   const closers: (() => Promise<void> | void)[] = [];
   const readiness = new Readiness();
-  const ctx: ServerContext = {
-    config: opts.config,
-    cluster: opts.cluster,
-    logger: opts.logger,
-    dataDir: opts.dataDir,
-    readiness,
-    onClose: (fn) => closers.push(fn),
-  };
   const metrics = createApiMetrics();
-  ctx.metrics = metrics;
   metrics.addHealthCheck('orchestrator', () => opts.cluster.isReachable);
-  ctx.audit = createAuditor(opts.config.auditing, opts.logger, metrics.auditEvent);
-  const auditor = ctx.audit;
+  const audit = createAuditor(opts.config.auditing, opts.logger, metrics.auditEvent);
   // Registered first so it runs last: events of requests finishing during shutdown are still flushed.
-  if (auditor) closers.push(() => auditor.close());
+  closers.push(() => audit.close());
 
   // Orchestrator reachability is probed in the background so /readyz answers at once and recovers by itself.
   const reachableAtStart = await opts.cluster.probe();
@@ -74,16 +64,26 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   // Informer cache: informers start on demand (the aggregated APIs start theirs at registration); /readyz waits for
   // every started one to sync. Closed after the server (closers run in reverse).
   const cache = new ClusterCache(opts.cluster, opts.logger);
-  ctx.cache = cache;
   readiness.register('informer-cache', () => cache.synced());
   metrics.addCacheStats(() => cache.stats());
   metrics.addHealthCheck('informer-cache', () => cache.synced());
   closers.push(() => cache.close());
+  const base: BaseContext = {
+    config: opts.config,
+    cluster: opts.cluster,
+    logger: opts.logger,
+    dataDir: opts.dataDir,
+    readiness,
+    onClose: (fn) => closers.push(fn),
+    metrics,
+    audit,
+    cache,
+  };
 
   // Token issuance and authentication start in the background (CRDs, JWT key, user cache); start-up waits a bounded
   // time for them so the first login after start works, and /readyz reports them.
-  const oauth = startOAuth(ctx);
-  ctx.oauth = oauth;
+  const store = createTokenStore(opts.config, opts.dataDir, opts.logger.child({ component: 'oauth' }));
+  const oauth = startOAuth(base, store);
   readiness.register('oauth', () => oauth.isReady());
   // Without its token store (Redis down) no login or bearer check can be answered: not ready.
   readiness.register('token-store', () => oauth.store.healthy());
@@ -91,9 +91,11 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   closers.push(() => oauth.close());
   await startWait(oauth.ready);
 
-  // Authorization: RBAC from the informer cache on ctx.authorize; built-in global roles once the CRDs exist.
-  const authz = startAuthorization(ctx, oauth.ready);
+  // Authorization: RBAC from the informer cache; built-in global roles once the CRDs exist.
+  const authz = startAuthorization(base, oauth.ready);
+  readiness.register('authorization', authz.synced);
   await startWait(authz.rolesReady);
+  const ctx: ServerContext = { ...base, oauth, authorizer: authz.authorizer };
 
   // The controllers clients rely on (controllers/) act while this replica holds their Lease.
   startControllers(ctx, oauth.ready);

@@ -85,16 +85,16 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
   app.addHook('preHandler', escalationFilter(ctx));
   // 4. The request log, metrics and audit, once the response is sent.
   app.addHook('onResponse', requestLogHook(ctx.logger));
-  if (ctx.metrics) app.addHook('onResponse', metricsHook(ctx.metrics));
-  if (ctx.audit) app.addHook('onResponse', auditHook(ctx.audit));
+  app.addHook('onResponse', metricsHook(ctx.metrics));
+  app.addHook('onResponse', auditHook(ctx.audit));
 
   // ---- 5. Dispatch by prefix. ----
   registerHealthRoutes(app, ctx.readiness);
   registerVersionRoutes(app, ctx.cluster);
   registerKapis(app, ctx);
   registerOpenApiRoutes(app);
-  if (ctx.metrics) registerMetricsRoutes(app, ctx.metrics);
-  if (ctx.oauth) registerOAuthRoutes(app, ctx, ctx.oauth);
+  registerMetricsRoutes(app, ctx.metrics);
+  registerOAuthRoutes(app, ctx, ctx.oauth);
   registerProxy(app, ctx);
   // Upgrades (exec, attach, port-forward) bypass fastify: the handler runs the same chain itself.
   // listen() copies this listener to the HTTPS server too.

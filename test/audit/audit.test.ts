@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import { after, test } from 'node:test';
 import pino from 'pino';
 import { type AuditEvent, createAuditor, redactRequestUri } from '../../src/apiserver/audit/index.ts';
-import { ClusterConnection } from '../../src/apiserver/cluster/index.ts';
 import type { ServerContext } from '../../src/apiserver/context.ts';
 import { createApiMetrics } from '../../src/apiserver/metrics/index.ts';
-import { Readiness } from '../../src/apiserver/readiness.ts';
 import { type ApiServer, buildApiServer } from '../../src/apiserver/server.ts';
 import { configFromDocument } from '../../src/config/index.ts';
+import { TEST_USER, testServerContext } from '../helpers/server-context.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'kapiserver-audit-'));
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -22,10 +21,6 @@ after(async () => {
   for (const fn of cleanups.reverse()) await fn();
   rmSync(dir, { recursive: true, force: true });
 });
-
-function cluster(): ClusterConnection {
-  return new ClusterConnection({ server: 'https://127.0.0.1:1', token: 't' });
-}
 
 interface Webhook {
   url: string;
@@ -61,28 +56,17 @@ async function startWebhook(): Promise<Webhook> {
 
 async function startServer(
   auditing: Record<string, unknown>,
-): Promise<{ server: ApiServer; base: string; ctx: ServerContext }> {
-  const { config } = configFromDocument({ auditing }, 'in test');
-  const logger = pino({ level: 'silent' });
-  const metrics = createApiMetrics();
-  const ctx: ServerContext = {
-    config,
-    cluster: cluster(),
-    logger,
-    dataDir: dir,
-    readiness: new Readiness(),
-    onClose: () => {},
-    authenticationDisabled: true, // bare shell without a token service
-    metrics,
-    audit: createAuditor(config.auditing, logger, metrics.auditEvent),
-  };
+): Promise<{ server: ApiServer; base: string; ctx: ServerContext; token: string }> {
+  // /metrics is read as a user allowed everything; the audited requests carry no valid token.
+  const { config } = configFromDocument({ auditing, authorization: { mode: 'AlwaysAllow' } }, 'in test');
+  const { ctx, token, close } = testServerContext({ config, dataDir: dir, user: TEST_USER });
   const server = await buildApiServer(ctx);
   const { port } = await server.listen({ host: '127.0.0.1', port: 0 });
   cleanups.push(async () => {
     await server.close();
-    await ctx.audit?.close();
+    await close();
   });
-  return { server, base: `http://127.0.0.1:${port}`, ctx };
+  return { server, base: `http://127.0.0.1:${port}`, ctx, token };
 }
 
 test('request URIs keep their shape but lose credential values', () => {
@@ -173,7 +157,7 @@ test('the file sink writes one JSON event per request with who, what, where and 
 
 test('the webhook sink batches events as a KubeSphere EventList', async () => {
   const hook = await startWebhook();
-  const { base, ctx } = await startServer({
+  const { base, ctx, token } = await startServer({
     enable: true,
     webhookUrl: hook.url,
     eventBatchSize: 5,
@@ -191,7 +175,9 @@ test('the webhook sink batches events as a KubeSphere EventList', async () => {
     items.map((e) => e.objectRef?.namespace).sort(),
     Array.from({ length: 12 }, (_, i) => `n${i}`).sort(),
   );
-  const scraped = await (await fetch(`${base}/metrics`)).text();
+  const scraped = await (
+    await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${token}` } })
+  ).text();
   assert.match(scraped, /kapiserver_audit_events_total\{sink="webhook",outcome="written"\} 12/);
   await ctx.audit?.close();
 });

@@ -2,13 +2,10 @@
 // health gauges and process metrics, parsed from the Prometheus text format.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import pino from 'pino';
-import { ClusterConnection } from '../../src/apiserver/cluster/index.ts';
-import type { ServerContext } from '../../src/apiserver/context.ts';
 import { createApiMetrics } from '../../src/apiserver/metrics/index.ts';
-import { Readiness } from '../../src/apiserver/readiness.ts';
 import { buildApiServer } from '../../src/apiserver/server.ts';
 import { defaultConfig } from '../../src/config/index.ts';
+import { TEST_USER, testServerContext } from '../helpers/server-context.ts';
 
 interface Sample {
   name: string;
@@ -38,16 +35,10 @@ function find(samples: Sample[], name: string, labels: Record<string, string>): 
 }
 
 const metrics = createApiMetrics();
-const ctx: ServerContext = {
-  config: defaultConfig(),
-  cluster: new ClusterConnection({ server: 'https://127.0.0.1:1', token: 't' }),
-  logger: pino({ level: 'silent' }),
-  dataDir: '/nonexistent',
-  readiness: new Readiness(),
-  onClose: () => {},
-  authenticationDisabled: true, // bare shell without a token service
-  metrics,
-};
+// /metrics is read as a user allowed everything; the counted requests carry no token.
+const config = defaultConfig();
+config.authorization.mode = 'AlwaysAllow';
+const { ctx, token, close } = testServerContext({ config, metrics, user: TEST_USER });
 metrics.addHealthCheck('token-store', () => true);
 metrics.addHealthCheck('redis', async () => {
   throw new Error('down');
@@ -56,10 +47,13 @@ metrics.addCacheStats(() => [{ resource: 'nodes', synced: true, objects: 3 }]);
 const server = await buildApiServer(ctx);
 const { port } = await server.listen({ host: '127.0.0.1', port: 0 });
 const base = `http://127.0.0.1:${port}`;
-after(() => server.close());
+after(async () => {
+  await server.close();
+  await close();
+});
 
 async function scrape(path = '/metrics'): Promise<Sample[]> {
-  const res = await fetch(`${base}${path}`);
+  const res = await fetch(`${base}${path}`, { headers: { authorization: `Bearer ${token}` } });
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
   return parseMetrics(await res.text());
@@ -85,7 +79,7 @@ test('requests are counted by verb, resource and code, with a latency histogram'
     resource: 'nodes',
     scope: 'cluster',
     component: 'kapis',
-    code: String([...codes][0]), // whatever this bare server (no token service, no cache) answers
+    code: String([...codes][0]), // whatever this server without an orchestrator answers a request without a token
   });
   assert.equal(list.length, 1);
   assert.equal(list[0].value, 3);

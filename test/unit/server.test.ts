@@ -1,34 +1,31 @@
 // The API server's shell without an orchestrator: Status errors, not-found, health and readiness.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import pino from 'pino';
-import { ClusterConnection } from '../../src/apiserver/cluster/index.ts';
-import type { ServerContext } from '../../src/apiserver/context.ts';
 import { Readiness } from '../../src/apiserver/readiness.ts';
 import { buildApiServer } from '../../src/apiserver/server.ts';
 import { defaultConfig } from '../../src/config/index.ts';
-
-function unreachableCluster(): ClusterConnection {
-  return new ClusterConnection({ server: 'https://127.0.0.1:1', token: 't' });
-}
+import { TEST_USER, testServerContext } from '../helpers/server-context.ts';
 
 const readiness = new Readiness();
 let ready = false;
 readiness.register('test-check', () => ready);
-const ctx: ServerContext = {
-  config: defaultConfig(),
-  cluster: unreachableCluster(),
-  logger: pino({ level: 'silent' }),
-  dataDir: '/nonexistent',
+// A known user, allowed everything: requests reach routing (the authorizer has no RBAC objects to read here).
+const config = defaultConfig();
+config.authorization.mode = 'AlwaysAllow';
+const { ctx, token, close } = testServerContext({
+  config,
   readiness,
-  onClose: () => {},
-  authenticationDisabled: true, // bare shell without a token service
-};
+  user: TEST_USER,
+});
+const auth = { authorization: `Bearer ${token}` };
 const server = await buildApiServer(ctx);
-after(() => server.close());
+after(async () => {
+  await server.close();
+  await close();
+});
 
 test('unknown paths answer a Kubernetes Status 404', async () => {
-  const res = await server.app.inject({ method: 'GET', url: '/kapis/nothing.here/v1/things' });
+  const res = await server.app.inject({ method: 'GET', url: '/kapis/nothing.here/v1/things', headers: auth });
   assert.equal(res.statusCode, 404);
   const body = res.json();
   assert.equal(body.kind, 'Status');

@@ -14,13 +14,16 @@ export interface Auditor {
   close(): Promise<void>;
 }
 
-/** The auditor for the options, or undefined when auditing is off or no sink is configured (logged). */
+/** Auditing off: records nothing. */
+const NO_AUDITOR: Auditor = { sinks: [], record() {}, async close() {} };
+
+/** The auditor for the options; one without sinks when auditing is off or no sink is configured (logged). */
 export function createAuditor(
   opts: AuditingOptions,
   logger: Logger,
   count: OutcomeCounter = () => {},
-): Auditor | undefined {
-  if (!opts.enable) return undefined;
+): Auditor {
+  if (!opts.enable) return NO_AUDITOR;
   const sinks: AuditSink[] = [];
   if (opts.logPath) sinks.push(new FileSink(opts.logPath, logger, count));
   if (opts.webhookUrl) {
@@ -41,7 +44,7 @@ export function createAuditor(
     logger.warn(
       'auditing.enable is true but neither auditing.logPath nor auditing.webhookUrl is set; no audit events',
     );
-    return undefined;
+    return NO_AUDITOR;
   }
   logger.info({ sinks: sinks.map((s) => s.name) }, 'auditing enabled');
   return {

@@ -11,7 +11,8 @@ export function auditHook(auditor: Auditor) {
   // Callback style: nothing here waits, so no promise per request.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const path = request.requestInfo?.path ?? request.url.split('?')[0];
-    if (isAudited(path)) {
+    // Without sinks (auditing off) no event is built.
+    if (auditor.sinks.length > 0 && isAudited(path)) {
       auditor.record(
         buildAuditEvent({
           info: request.requestInfo,
@@ -42,6 +43,7 @@ export function auditRawRequest(
   code: number,
   latencyMs: number,
 ): void {
+  if (auditor.sinks.length === 0) return;
   auditor.record(
     buildAuditEvent({
       info: request.info,

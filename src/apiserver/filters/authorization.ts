@@ -1,5 +1,5 @@
 // Step 3 of the filter chain: authorization. Every authenticated request (/kapis, /kapi, /api, /apis incl.
-// subresources, and non-resource URLs) is checked by `ctx.authorize` (iam/authorizer.ts, RBAC in iam/rbac.ts); a refusal
+// subresources, and non-resource URLs) is checked by `ctx.authorizer` (iam/authorizer.ts, RBAC in iam/rbac.ts); a refusal
 // is a 403 Status naming user, verb and resource in Kubernetes' words. Requests on the anonymous allow-list carry no
 // user and were already let through by authentication.
 //
@@ -18,8 +18,7 @@ import type { RequestInfo, UserInfo } from '../request.ts';
  * never get here: the chain's first step refuses them (filters/chain.ts).
  */
 export async function authorizeRequest(ctx: ServerContext, user: UserInfo, info: RequestInfo): Promise<void> {
-  if (!ctx.authorize) throw forbidden(`forbidden: User "${user.name}": authorization is not configured`);
-  const decision = await ctx.authorize(user, info);
+  const decision = await ctx.authorizer.authorize(user, info);
   if (decision.allowed) return;
   throw forbiddenError(user, info, decision.reason);
 }
@@ -37,7 +36,7 @@ export function forbiddenError(user: UserInfo, info: RequestInfo, reason = ''): 
 export function authorizationFilter(ctx: ServerContext) {
   return async (request: FastifyRequest, _reply: FastifyReply): Promise<void> => {
     const user = request.user;
-    if (!user) return; // anonymous allow-list, or the bare server shell without authentication
+    if (!user) return; // anonymous allow-list
     await authorizeRequest(ctx, user, request.requestInfo);
   };
 }

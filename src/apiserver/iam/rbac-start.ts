@@ -1,9 +1,9 @@
-// Wires authorization into a running API server: `authorize` on ctx (the authorizer of the configured mode, read per
-// request), the rule resolver and the escalation checker beside it, the listers' informers started at once, and the
-// built-in GlobalRoles created once the KubeSphere CRDs are installed.
+// Builds the server's authorizer: `authorize` (the authorizer of the configured mode, read per request), the rule
+// resolver and the escalation checker beside it, the listers' informers started at once, and the built-in
+// GlobalRoles created once the KubeSphere CRDs are installed.
 
 import { KubeRest } from '../cluster/index.ts';
-import type { ServerContext } from '../context.ts';
+import type { BaseContext, RequestAuthorizer } from '../context.ts';
 import { type AuthorizationMode, attributesOf, newAuthorizer } from './authorizer.ts';
 import { EscalationChecker } from './rbac-escalation.ts';
 import { InformerRbacListers } from './rbac-listers.ts';
@@ -15,19 +15,19 @@ const MODES: AuthorizationMode[] = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'];
 
 /** `crdsReady` resolves once the iam.kubesphere.io CRDs exist (the token service installs them). */
 export function startAuthorization(
-  ctx: ServerContext,
+  ctx: BaseContext,
   crdsReady: Promise<unknown>,
-): { rolesReady: Promise<void> } {
-  if (!ctx.cache) throw new Error('startAuthorization needs the informer cache on ctx');
+): { authorizer: RequestAuthorizer; synced: () => boolean; rolesReady: Promise<void> } {
   const listers = new InformerRbacListers(ctx.cache);
   const resolver = new RuleResolver(listers);
   // The mode is read per request: it may change while the server runs.
   const byMode = new Map(MODES.map((mode) => [mode, newAuthorizer(mode, resolver)]));
-  ctx.authorize = (user, info) =>
-    byMode.get(ctx.config.authorization.mode)!.authorize(user, attributesOf(info));
-  ctx.ruleResolver = resolver;
-  ctx.escalation = new EscalationChecker(byMode.get('RBAC')!, resolver);
-  ctx.readiness.register('authorization', () => listers.hasSynced());
+  const authorizer: RequestAuthorizer = {
+    authorize: (user, info) =>
+      byMode.get(ctx.config.authorization.mode)!.authorize(user, attributesOf(info)),
+    rules: resolver,
+    escalation: new EscalationChecker(byMode.get('RBAC')!, resolver),
+  };
 
   let closed = false;
   ctx.onClose(() => {
@@ -54,5 +54,5 @@ export function startAuthorization(
       }
     }
   })();
-  return { rolesReady };
+  return { authorizer, synced: () => listers.hasSynced(), rolesReady };
 }

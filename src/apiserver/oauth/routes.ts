@@ -131,20 +131,20 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
             clientInfo(request),
           );
           const body = await tokens.issue(user, client);
-          ctx.metrics?.tokenIssued(grant, 'success');
+          ctx.metrics.tokenIssued(grant, 'success');
           return body;
         }
         if (grant === 'refresh_token') {
           const refresh = form.get('refresh_token') ?? '';
           if (!refresh) throw invalidRequest('refresh_token is required');
           const body = await tokens.refresh(refresh, client);
-          ctx.metrics?.tokenIssued(grant, 'success');
+          ctx.metrics.tokenIssued(grant, 'success');
           return body;
         }
         throw unsupportedGrantType(grant);
       } catch (err) {
         if (!grant) grant = 'none';
-        ctx.metrics?.tokenIssued(grant, 'failure', err instanceof OAuthError ? err.error : 'server_error');
+        ctx.metrics.tokenIssued(grant, 'failure', err instanceof OAuthError ? err.error : 'server_error');
         throw err;
       }
     });

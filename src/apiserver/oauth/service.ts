@@ -1,9 +1,9 @@
-// The OAuth unit assembled: token store, clients, users (cache + controller + admin bootstrap), login records,
-// JWT key, ClusterConfiguration watch. `startOAuth` returns at once; `ready` resolves when logins can be served.
+// The OAuth unit assembled over the given token store: clients, users (cache + controller + admin bootstrap), login
+// records, JWT key, ClusterConfiguration watch. `startOAuth` returns at once; `ready` resolves when logins can be served.
 import type { Logger } from 'pino';
 import type { AuthenticationOptions, KubeSphereConfig } from '../../config/index.ts';
 import { KubeRest } from '../cluster/index.ts';
-import type { ServerContext } from '../context.ts';
+import type { BaseContext } from '../context.ts';
 import { installCrds } from '../crds/index.ts';
 import { LoginRecorder } from '../iam/loginrecords.ts';
 import { Users } from '../iam/users.ts';
@@ -15,7 +15,7 @@ import { ClientRegistry } from './clients.ts';
 import { type ClusterConfigurationWatch, watchClusterConfiguration } from './clusterconfig.ts';
 import { TokenIssuer } from './jwt.ts';
 import { resolveJwtSecret } from './jwtsecret.ts';
-import { createTokenStore, type TokenStore } from './store/index.ts';
+import type { TokenStore } from './store/index.ts';
 import { TokenService } from './tokens.ts';
 
 export interface OAuthService {
@@ -39,14 +39,12 @@ const RETRY_MS = 2000;
 /** How long one start attempt waits for the user and ClusterConfiguration informers' first list. */
 const SYNC_WAIT_MS = 60_000;
 
-export function startOAuth(ctx: ServerContext): OAuthService {
+export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
   const logger: Logger = ctx.logger.child({ component: 'oauth' });
   const base: KubeSphereConfig = structuredClone(ctx.config);
   const rest = new KubeRest(ctx.cluster);
-  const store = createTokenStore(ctx.config, ctx.dataDir, logger);
   const clients = new ClientRegistry(ctx.config.authentication.oauthOptions.clients);
   const options = () => ctx.config.authentication;
-  if (!ctx.cache) throw new Error('startOAuth needs the cluster cache (ctx.cache)');
   const cache = ctx.cache;
   const users = new Users(rest, cache);
   const controller = new UserController(users, () => options().authenticateRateLimiterDuration, logger);
@@ -143,7 +141,7 @@ export function startOAuth(ctx: ServerContext): OAuthService {
           'token issuance not ready yet; retrying',
         );
         for (const w of watches.splice(0)) w.close();
-        await new Promise((r) => setTimeout(r, RETRY_MS));
+        await new Promise((r) => setTimeout(r, RETRY_MS).unref());
         if (closed) throw new Error('closed');
       }
     }

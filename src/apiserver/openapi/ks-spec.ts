@@ -4,13 +4,10 @@
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
-import pino from 'pino';
 import { configFromDocument } from '../../config/index.ts';
-import { ClusterConnection } from '../cluster/index.ts';
-import type { ServerContext } from '../context.ts';
+import { detachedContext } from '../detached-context.ts';
 import { registerKapis } from '../kapis/index.ts';
 import { registerVersionRoutes } from '../kapis/version.ts';
-import { Readiness } from '../readiness.ts';
 import { hoistDefinitions } from './definitions.ts';
 import { registerOAuthDocs } from './oauth-docs.ts';
 
@@ -19,16 +16,9 @@ export const PKG_VERSION = (
 ).version;
 
 export async function buildKsOpenApi(): Promise<Record<string, unknown>> {
-  const cluster = new ClusterConnection({ server: 'http://127.0.0.1:1' });
-  // No cache, no oauth service: routes register (with their schemas) but nothing starts.
-  const ctx: ServerContext = {
-    config: configFromDocument({}, 'docs').config,
-    cluster,
-    logger: pino({ level: 'silent' }),
-    dataDir: '',
-    readiness: new Readiness(),
-    onClose: () => {},
-  };
+  // Routes register (with their schemas) over parts that reach no orchestrator.
+  const detached = detachedContext(configFromDocument({}, 'docs').config);
+  const { ctx } = detached;
   const app = Fastify({ logger: false });
   await app.register(swagger, {
     swagger: {
@@ -52,12 +42,12 @@ export async function buildKsOpenApi(): Promise<Record<string, unknown>> {
       security: [{ BearerToken: [] }, { OAuth2Password: [] }],
     },
   });
-  registerVersionRoutes(app, cluster);
+  registerVersionRoutes(app, ctx.cluster);
   registerKapis(app, ctx);
   registerOAuthDocs(app);
   await app.ready();
   const doc = app.swagger() as Record<string, unknown>;
   await app.close();
-  await cluster.close();
+  await detached.close();
   return hoistDefinitions(JSON.parse(JSON.stringify(doc)) as Record<string, unknown>);
 }

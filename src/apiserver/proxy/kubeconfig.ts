@@ -45,7 +45,7 @@ export function registerKubeconfigRoute(app: FastifyInstance, ctx: ServerContext
       const { user } = request.params as { user: string };
       const caller = request.user;
       // Authorization already ran (own user, or a role granting users/kubeconfig); the user must exist.
-      if (ctx.oauth && !(await userExists(ctx, user))) throw notFound('iam.kubesphere.io', 'users', user);
+      if (!(await userExists(ctx, user))) throw notFound('iam.kubesphere.io', 'users', user);
       const endpoint = ctx.secureEndpoint;
       if (!endpoint) throw notFound('', 'kubeconfig', 'kapiserver serves no HTTPS port');
       // The caller's own token, only for their own kubeconfig: an impersonator's token never goes into another's.
@@ -63,8 +63,7 @@ export function registerKubeconfigRoute(app: FastifyInstance, ctx: ServerContext
 }
 
 async function userExists(ctx: ServerContext, name: string): Promise<boolean> {
-  const inf = ctx.cache?.informer(USERS_REF);
-  if (!inf) return true;
+  const inf = ctx.cache.informer(USERS_REF);
   await inf.waitForSync(10_000);
   return inf.get('', name) !== undefined;
 }

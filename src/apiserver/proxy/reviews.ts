@@ -89,7 +89,7 @@ export async function answerLocally(
   }
   if (kind === 'SelfSubjectRulesReview') {
     const namespace = str(spec.namespace);
-    const rules = ctx.ruleResolver ? await ctx.ruleResolver.rulesFor(user, scopeOf(namespace, '')) : [];
+    const rules = await ctx.authorizer.rules.rulesFor(user, scopeOf(namespace, ''));
     return {
       ...base,
       spec: { namespace },
@@ -142,9 +142,7 @@ export async function answerLocally(
         resource: '',
         namespace: '',
       };
-  const decision = ctx.authorize
-    ? await ctx.authorize(user, asked)
-    : { allowed: false, reason: 'no authorizer' };
+  const decision = await ctx.authorizer.authorize(user, asked);
   return {
     ...base,
     spec,

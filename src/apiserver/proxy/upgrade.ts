@@ -171,8 +171,8 @@ async function handleUpgrade(
   // What fastify's onResponse hooks do for other requests.
   const record = (code: number) => {
     const latencyMs = performance.now() - startedAt;
-    ctx.metrics?.observeRequest(chain.info, code, latencyMs / 1000);
-    if (ctx.audit) auditRawRequest(ctx.audit, req, chain, code, latencyMs);
+    ctx.metrics.observeRequest(chain.info, code, latencyMs / 1000);
+    auditRawRequest(ctx.audit, req, chain, code, latencyMs);
   };
   if (chain.refusal) {
     const status =

@@ -78,7 +78,7 @@ const OAuthConfig = Type.Object(
 );
 
 export function registerConfigRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const auth = () => ctx.oauth?.options() ?? ctx.config.authentication;
+  const auth = () => ctx.oauth.options();
   registerKapisRoute(app, {
     method: 'GET',
     path: `${BASE}/configs/oauth`,

@@ -78,7 +78,6 @@ export function iamDeps(ctx: ServerContext): IamDeps {
     ctx,
     rest: new KubeRest(ctx.cluster),
     async synced(def) {
-      if (!cache) throw serviceUnavailable('the informer cache is not available');
       const inf = cache.informer(def.ref);
       if (!(await inf.waitForSync(SYNC_WAIT_MS)))
         throw serviceUnavailable(`the cache of ${def.name} has not synced yet`);

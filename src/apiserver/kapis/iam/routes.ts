@@ -34,19 +34,17 @@ const MERGE_PATCH_TYPES = ['application/merge-patch+json', 'application/strategi
 
 export function registerIamRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const deps = iamDeps(ctx);
-  if (ctx.cache) {
-    for (const d of [
-      USERS,
-      GLOBAL_ROLES,
-      GLOBAL_ROLE_BINDINGS,
-      LOGIN_RECORDS,
-      CLUSTER_ROLES,
-      CLUSTER_ROLE_BINDINGS,
-      ROLES,
-      ROLE_BINDINGS,
-    ]) {
-      ctx.cache.informer(d.ref);
-    }
+  for (const d of [
+    USERS,
+    GLOBAL_ROLES,
+    GLOBAL_ROLE_BINDINGS,
+    LOGIN_RECORDS,
+    CLUSTER_ROLES,
+    CLUSTER_ROLE_BINDINGS,
+    ROLES,
+    ROLE_BINDINGS,
+  ]) {
+    ctx.cache.informer(d.ref);
   }
 
   app.register(async (scope) => {

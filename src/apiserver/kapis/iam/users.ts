@@ -275,7 +275,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
         }
       }
       // A disable ends the user's sessions at once on every replica, before any informer has seen it.
-      if (state === 'Disabled') await deps.ctx.oauth?.tokens?.revokeAll(user);
+      if (state === 'Disabled') await deps.ctx.oauth.tokens?.revokeAll(user);
       if (!rebind) return (await presenter())(updated);
       await globalRoles.setRole('', user, f.globalRole!);
       return presentUser(updated, GLOBALROLE_ANNOTATION, f.globalRole);
@@ -295,7 +295,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
       const { user } = request.params as { user: string };
       await rest.delete(userPath(user)).catch(fail(user));
       // At once on every replica, before any informer has seen the deletion.
-      await deps.ctx.oauth?.tokens?.revokeAll(user);
+      await deps.ctx.oauth.tokens?.revokeAll(user);
       return success;
     },
   });
@@ -333,7 +333,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
       // Every token of the user stops working at once (on every replica); a self-service change keeps the caller's
       // own token only when asked to with ?keepToken=true.
       const keep = request.user?.name === user && rec(request.query).keepToken === 'true';
-      await deps.ctx.oauth?.tokens?.revokeAfterCredentialChange(
+      await deps.ctx.oauth.tokens?.revokeAfterCredentialChange(
         updated as UserObject,
         keep ? bearerToken(request.headers.authorization) : undefined,
       );

@@ -31,17 +31,15 @@ function unsupported(resource: string): StatusError {
 class ResourceService {
   private usage?: NodeUsage;
 
-  constructor(private readonly cache: ClusterCache | undefined) {}
+  constructor(private readonly cache: ClusterCache) {}
 
   /** Starts the informers of every served type (boot), and the node usage tracker on the pod informer. */
   start(): void {
-    if (!this.cache) return;
     for (const def of RESOURCES) this.cache.informer(def.ref);
     this.usage = new NodeUsage(this.cache.informer({ group: '', version: 'v1', resource: 'pods' }));
   }
 
   async synced(def: ResourceDef): Promise<Informer> {
-    if (!this.cache) throw serviceUnavailable('the informer cache is not available');
     const inf = this.cache.informer(def.ref);
     if (!(await inf.waitForSync(SYNC_WAIT_MS))) {
       throw serviceUnavailable(`the cache of ${def.name} has not synced yet; retry shortly`);
