@@ -4,9 +4,9 @@
 // the token to one User object and its credentials: `uid` and `cred` (see ./credentials.ts).
 // Verification runs on every request, so it is a synchronous node:crypto HMAC with a key object made once, checked
 // as strictly as jose's jwtVerify (which goes through WebCrypto: key import plus an async job per call, several
-// times the cost); issuing (rare) still uses jose.
+// times the cost); issuing (rare) still uses jose, loaded on the first issue (~130 modules a server that nobody
+// logs into never needs).
 import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
-import { SignJWT } from 'jose';
 
 export type TokenType = 'access_token' | 'refresh_token';
 
@@ -93,6 +93,7 @@ export class TokenIssuer {
     if (opts.extra && Object.keys(opts.extra).length > 0) payload.extra = opts.extra;
     if (opts.uid) payload.uid = opts.uid;
     if (opts.cred) payload.cred = opts.cred;
+    const { SignJWT } = await import('jose');
     const jwt = new SignJWT(payload)
       .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
       .setIssuer(this.opts.issuer())
