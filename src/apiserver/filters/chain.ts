@@ -48,7 +48,7 @@ export async function runChain(
   }
   let caller: UserInfo | undefined;
   try {
-    caller = await authenticateHeaders(ctx, info.path, req.headers);
+    caller = await authenticateHeaders(ctx, info.path, req.headers, req.socket.remoteAddress);
   } catch (err) {
     return refuse(err, authenticationFailureHeaders(err));
   }

@@ -11,12 +11,14 @@ import { bootstrapAdmin } from '../iam/users-bootstrap.ts';
 import { UserController } from '../iam/users-controller.ts';
 import type { UserInfo } from '../request.ts';
 import { PasswordAuthenticator } from './authenticator.ts';
+import { BasicAuthenticator } from './basic.ts';
 import { ClientRegistry } from './clients.ts';
 import { type ClusterConfigurationWatch, watchClusterConfiguration } from './clusterconfig.ts';
 import { TokenIssuer } from './jwt.ts';
 import { resolveJwtSecret } from './jwtsecret.ts';
 import type { TokenStore } from './store/index.ts';
 import { TokenService } from './tokens.ts';
+import { VerifiedCredentials } from './verified-credentials.ts';
 
 export interface OAuthService {
   clients: ClientRegistry;
@@ -26,6 +28,8 @@ export interface OAuthService {
   /** Set once ready. */
   tokens?: TokenService;
   passwords: PasswordAuthenticator;
+  /** HTTP Basic credentials on API calls. */
+  basic: BasicAuthenticator;
   /** Resolves when CRDs, the JWT key and the user cache are in place (rejects only on close). */
   ready: Promise<void>;
   isReady(): boolean;
@@ -57,6 +61,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     logger,
   );
   const passwords = new PasswordAuthenticator(users, store, recorder, options, logger);
+  const basic = new BasicAuthenticator(users, passwords, new VerifiedCredentials(store));
   let ready = false;
   let closed = false;
   const watches: ClusterConfigurationWatch[] = [];
@@ -79,6 +84,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     users,
     recorder,
     passwords,
+    basic,
     ready: Promise.resolve(),
     isReady: () => ready,
     options,
