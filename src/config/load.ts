@@ -1,9 +1,9 @@
 // Builds the configuration: defaults < kubesphere.yaml < later layers (the live ClusterConfiguration, flags and
 // environment), each layer a partial document merged over the one below and decoded through the one schema.
 import { readFileSync } from 'node:fs';
-import { Value } from 'typebox/value';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type KubeSphereConfig } from './schema.ts';
+import { decode, encode, withDefaults } from './schema-walk.ts';
 import { ConfigError, checkDocument, fieldName, firstError, type Json } from './validate.ts';
 
 export interface LoadedConfig {
@@ -15,7 +15,7 @@ export interface LoadedConfig {
 /** Builds the configuration from a parsed kubesphere.yaml document. */
 export function configFromDocument(doc: unknown, source = 'document'): LoadedConfig {
   const { document, warnings } = checkDocument(doc, source);
-  return { config: Value.Decode(ConfigSchema, document), warnings };
+  return { config: decode<KubeSphereConfig>(ConfigSchema, document), warnings };
 }
 
 /** The KubeSphere Helm chart's defaults, which is what a v3 install runs with. */
@@ -62,8 +62,8 @@ function merge(under: unknown, over: unknown): unknown {
  * environment). Throws ConfigError `field <fieldPrefix><path>: <problem>` for the first bad field.
  */
 export function overlay(base: KubeSphereConfig, over: Json, fieldPrefix = ''): KubeSphereConfig {
-  const document = Value.Default(ConfigSchema, merge(Value.Encode(ConfigSchema, base), over)) as Json;
+  const document = withDefaults(ConfigSchema, merge(encode(ConfigSchema, base), over)) as Json;
   const first = firstError(document);
   if (first) throw new ConfigError(`field ${fieldPrefix}${fieldName(first.instancePath)}: ${first.message}`);
-  return Value.Decode(ConfigSchema, document);
+  return decode<KubeSphereConfig>(ConfigSchema, document);
 }

@@ -1,8 +1,8 @@
 // Checks a kubesphere.yaml document against the schema: one clear line naming the first bad field and what it
 // expects, and a warning for every field the schema does not know (a typo is reported, not silently dropped).
 import type { TSchema } from 'typebox';
-import { Value } from 'typebox/value';
 import { ConfigSchema, UNSERVED_SECTIONS } from './schema.ts';
+import { firstSchemaError, withDefaults } from './schema-walk.ts';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -82,7 +82,7 @@ function unknownFields(value: unknown, schema: TSchema, path: string, out: strin
 
 /** The first schema error of a document with defaults filled in, if any. */
 export function firstError(document: Json) {
-  return Value.Errors(ConfigSchema, document)[0];
+  return firstSchemaError(ConfigSchema, document);
 }
 
 /** Validates a parsed document; throws ConfigError naming the first bad field. */
@@ -101,7 +101,7 @@ export function checkDocument(doc: unknown, source: string): CheckedDocument {
     else served[k] = v;
   }
   // Defaults first, so only what the file says (or lacks without a default) can be wrong.
-  const document = Value.Default(ConfigSchema, structuredClone(served)) as Json;
+  const document = withDefaults(ConfigSchema, structuredClone(served)) as Json;
   const first = firstError(document);
   if (first) {
     // An error inside a union (e.g. a duration's string branch) is reported against the union as a whole.
