@@ -3,7 +3,11 @@
 // is the caller whatever the body says), members see their workspaces and outsiders see nothing, bad input is a 4xx
 // Status naming the problem, and deleting a workspace deletes its namespaces unless orphaned.
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { hasKubectl, NO_KUBECTL, runKubectl, writeKubeconfig } from '../helpers/kubectl.ts';
 import { login } from '../helpers/oauth.ts';
 import { type Json, type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
 
@@ -256,5 +260,42 @@ test('delete: system-workspace never; Orphan keeps the namespaces; otherwise the
   await until(
     async () => (await s.kube('GET', '/api/v1/namespaces/proj-a')).status === 404,
     'proj-a deleted with team-a',
+  );
+});
+
+test('kubectl through kapiserver cannot delete system-workspace, nor workspaces as a collection', {
+  skip: !hasKubectl && NO_KUBECTL,
+}, async () => {
+  const kubeconfig = writeKubeconfig(join(mkdtempSync(join(tmpdir(), 'tenant-')), 'admin.kubeconfig'), {
+    server: s.secureUrl,
+    caPem: s.caPem,
+    token: s.token,
+  });
+  const kubectl = (...args: string[]) => runKubectl(['--kubeconfig', kubeconfig, ...args]);
+  for (const [kind, path] of [
+    ['workspacetemplates.tenant.kubesphere.io', '/apis/tenant.kubesphere.io/v1alpha2/workspacetemplates'],
+    ['workspaces.tenant.kubesphere.io', '/apis/tenant.kubesphere.io/v1alpha1/workspaces'],
+  ]) {
+    const one = await kubectl('delete', kind, 'system-workspace');
+    assert.notEqual(one.status, 0);
+    assert.match(one.stderr, /"system-workspace" is built in/);
+    // --all deletes by name, one by one: system-workspace stays.
+    const all = await kubectl('delete', kind, '--all');
+    assert.match(all.stderr, /"system-workspace" is built in/);
+    const collection = await kubectl('delete', '--raw', path);
+    assert.notEqual(collection.status, 0);
+    assert.match(collection.stderr, /MethodNotAllowed|cannot be deleted as a collection|405/);
+  }
+  assert.equal(
+    (await s.kube('GET', '/apis/tenant.kubesphere.io/v1alpha2/workspacetemplates/system-workspace')).status,
+    200,
+  );
+  assert.equal(
+    (await s.kube('GET', '/apis/tenant.kubesphere.io/v1alpha1/workspaces/system-workspace')).status,
+    200,
+  );
+  assert.equal(
+    (await s.kube('GET', '/api/v1/namespaces/kube-system')).body.metadata.deletionTimestamp,
+    undefined,
   );
 });
