@@ -80,9 +80,8 @@ export function namespaceController(cache: ClusterCache, rest: KubeRest): Contro
       }
     }
     if (sameJson(labels, ns.metadata.labels) && sameJson(ownerReferences, refs)) return undefined;
-    const meta = { ...ns.metadata, labels, ownerReferences };
-    if (ownerReferences.length === 0) delete meta.ownerReferences;
-    return meta;
+    const { ownerReferences: _old, ...rest } = ns.metadata;
+    return ownerReferences.length > 0 ? { ...rest, labels, ownerReferences } : { ...rest, labels };
   }
 
   /** The namespace roles (`admin`, `operator`, `viewer`...) from the RoleBases of namespace scope. */
