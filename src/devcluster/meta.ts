@@ -28,65 +28,47 @@ const QUALIFIED =
   /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
+const invalidValue = (field: string, message: string): StatusCause => ({
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${message}`,
+  field,
+});
+
+/** Causes for a string map of ObjectMeta: not a map, or what `entryProblems` finds in each entry. */
+function mapCauses(
+  value: unknown,
+  field: string,
+  entryProblems: (key: string, value: unknown) => (string | false)[],
+): StatusCause[] {
+  if (value === undefined || value === null) return [];
+  if (!isObj(value)) return [invalidValue(field, 'must be a map')];
+  return Object.entries(value).flatMap(([k, v]) =>
+    entryProblems(k, v)
+      .filter((problem) => problem !== false)
+      .map((problem) => invalidValue(field, problem)),
+  );
+}
+
 /** Validates labels/annotations/finalizers of ObjectMeta (422 causes). */
 export function validateMeta(meta: Obj): StatusCause[] {
-  const causes: StatusCause[] = [];
-  if (meta.labels !== undefined && meta.labels !== null) {
-    if (!isObj(meta.labels))
-      causes.push({
-        reason: 'FieldValueInvalid',
-        message: 'Invalid value: must be a map',
-        field: 'metadata.labels',
-      });
-    else
-      for (const [k, v] of Object.entries(meta.labels)) {
-        if (!QUALIFIED.test(k))
-          causes.push({
-            reason: 'FieldValueInvalid',
-            message: `Invalid value: "${k}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
-            field: 'metadata.labels',
-          });
-        if (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v))
-          causes.push({
-            reason: 'FieldValueInvalid',
-            message: `Invalid value: "${String(v)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
-            field: `metadata.labels`,
-          });
-      }
-  }
-  if (meta.annotations !== undefined && meta.annotations !== null) {
-    if (!isObj(meta.annotations))
-      causes.push({
-        reason: 'FieldValueInvalid',
-        message: 'Invalid value: must be a map',
-        field: 'metadata.annotations',
-      });
-    else
-      for (const [k, v] of Object.entries(meta.annotations)) {
-        if (!QUALIFIED.test(k.toLowerCase()))
-          causes.push({
-            reason: 'FieldValueInvalid',
-            message: `Invalid value: "${k}": invalid annotation key`,
-            field: 'metadata.annotations',
-          });
-        if (typeof v !== 'string')
-          causes.push({
-            reason: 'FieldValueInvalid',
-            message: 'Invalid value: must be a string',
-            field: `metadata.annotations`,
-          });
-      }
-  }
+  const causes = [
+    ...mapCauses(meta.labels, 'metadata.labels', (k, v) => [
+      !QUALIFIED.test(k) &&
+        `"${k}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+      (typeof v !== 'string' || v.length > 63 || !LABEL_VALUE.test(v)) &&
+        `"${String(v)}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    ]),
+    ...mapCauses(meta.annotations, 'metadata.annotations', (k, v) => [
+      !QUALIFIED.test(k.toLowerCase()) && `"${k}": invalid annotation key`,
+      typeof v !== 'string' && 'must be a string',
+    ]),
+  ];
   if (
     meta.finalizers !== undefined &&
     meta.finalizers !== null &&
     !(Array.isArray(meta.finalizers) && meta.finalizers.every((f) => typeof f === 'string'))
   )
-    causes.push({
-      reason: 'FieldValueInvalid',
-      message: 'Invalid value: must be a list of strings',
-      field: 'metadata.finalizers',
-    });
+    causes.push(invalidValue('metadata.finalizers', 'must be a list of strings'));
   return causes;
 }
 

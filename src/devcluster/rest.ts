@@ -370,17 +370,7 @@ export class Rest {
       throw badRequest(
         'the namespace of the provided object does not match the namespace sent on the request',
       );
-    if (
-      bodyMeta.resourceVersion !== undefined &&
-      bodyMeta.resourceVersion !== '' &&
-      String(bodyMeta.resourceVersion) !== String(old.rv)
-    )
-      throw conflict(
-        d.group,
-        d.resource,
-        name,
-        'the object has been modified; please apply your changes to the latest version and try again',
-      );
+    if (failsPrecondition(bodyMeta.resourceVersion, old.rv)) throw modified(d, name);
     return this.replace(d, old, body, opts, sub, 'Update');
   }
 
@@ -488,13 +478,9 @@ export class Rest {
     }
     if (!isObj(next)) throw badRequest('the patch did not produce an object');
     const nextMeta = isObj(next.metadata) ? next.metadata : {};
+    // Here an empty resourceVersion is a precondition too: the patch wrote it.
     if (nextMeta.resourceVersion !== undefined && String(nextMeta.resourceVersion) !== String(old.rv))
-      throw conflict(
-        d.group,
-        d.resource,
-        name,
-        'the object has been modified; please apply your changes to the latest version and try again',
-      );
+      throw modified(d, name);
     if (nextMeta.name !== undefined && nextMeta.name !== name)
       throw badRequest(
         `the name of the object (${String(nextMeta.name)}) does not match the name on the URL (${name})`,
@@ -544,17 +530,7 @@ export class Rest {
   setScale(d: ResourceDef, ns: string, name: string, scale: Obj, opts: WriteOptions): Obj {
     const old = this.get(d, ns, name);
     const sm = isObj(scale.metadata) ? scale.metadata : {};
-    if (
-      sm.resourceVersion !== undefined &&
-      sm.resourceVersion !== '' &&
-      String(sm.resourceVersion) !== String(old.rv)
-    )
-      throw conflict(
-        d.group,
-        d.resource,
-        name,
-        'the object has been modified; please apply your changes to the latest version and try again',
-      );
+    if (failsPrecondition(sm.resourceVersion, old.rv)) throw modified(d, name);
     const replicas = isObj(scale.spec) ? scale.spec.replicas : undefined;
     if (replicas !== undefined && (!Number.isInteger(replicas) || (replicas as number) < 0))
       throw invalid('autoscaling', 'Scale', name, [
@@ -718,6 +694,21 @@ export class Rest {
     }
     this.store.remove('/namespaces', '', ns);
   }
+}
+
+/** True when a written object names a resourceVersion ('' names none) other than the stored one. */
+function failsPrecondition(given: unknown, stored: number): boolean {
+  return given !== undefined && given !== '' && String(given) !== String(stored);
+}
+
+/** 409 for a write whose resourceVersion precondition failed (optimistic concurrency). */
+function modified(d: ResourceDef, name: string): StatusError {
+  return conflict(
+    d.group,
+    d.resource,
+    name,
+    'the object has been modified; please apply your changes to the latest version and try again',
+  );
 }
 
 /** What a generation bump compares: everything but metadata and status (and the type). */

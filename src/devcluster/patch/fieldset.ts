@@ -168,26 +168,26 @@ export function fromFieldsV1(tree: unknown): Set<string> {
   return out;
 }
 
+/** The JSON value `text` spells, or undefined when it is not JSON. */
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function matchItem(list: unknown[], pe: string): number {
   const body = pe.slice(2);
   if (pe.startsWith('k:')) {
-    let want: unknown;
-    try {
-      want = JSON.parse(body);
-    } catch {
-      return -1;
-    }
+    const want = jsonOf(body);
     if (!isObj(want)) return -1;
     const keys = Object.keys(want);
     return list.findIndex((item) => itemKey(item, keys) === pe || (isObj(item) && keysEqual(item, want)));
   }
   if (pe.startsWith('v:')) {
-    let want: unknown;
-    try {
-      want = JSON.parse(body);
-    } catch {
-      return -1;
-    }
+    const want = jsonOf(body);
+    if (want === undefined) return -1;
     return list.findIndex((item) => deepEqual(item, want));
   }
   if (pe.startsWith('i:')) {
