@@ -97,7 +97,8 @@ export class EscalationChecker {
       annotations?: Record<string, string>;
     };
     const namespace = info.namespace || (typeof meta.namespace === 'string' ? meta.namespace : '');
-    const workspace = meta.labels?.[WORKSPACE_LABEL] ?? '';
+    // A /kapis workspace route stores the object in the workspace of its path, whatever the body's label says.
+    const workspace = info.workspace || meta.labels?.[WORKSPACE_LABEL] || '';
     if (roleKind) {
       const aggregated = aggregatesOf({ metadata: { annotations: meta.annotations } });
       const requested = [

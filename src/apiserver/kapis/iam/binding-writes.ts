@@ -1,16 +1,19 @@
-// Writes of the bindings behind KubeSphere's one-role-per-scope model (a user's global role, cluster role, or role in
-// a namespace): binding a user with a `<user>-<role>` binding takes them out of their other bindings in that scope.
+// Writes of the bindings behind KubeSphere's one-role-per-scope model (a user's global role, cluster role, role in a
+// namespace, or workspace role): binding a user with a `<user>-<role>` binding takes them out of their other bindings in that scope.
 // Unlike KubeSphere, a binding that also names other subjects loses only this user instead of being deleted.
 // Bindings are read from the orchestrator (not the cache) so that consecutive writes see each other.
 import type { KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../cluster/index.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 import { fromKube, type IamDeps, nativePath, RBAC_GROUP, type Rec, rec, USER_REF_LABEL } from './common.ts';
+import type { Scoping } from './scoping.ts';
 
 export interface BindingType {
   def: ResourceDef;
-  kind: 'GlobalRoleBinding' | 'ClusterRoleBinding' | 'RoleBinding';
-  roleKind: 'GlobalRole' | 'ClusterRole' | 'Role';
+  kind: 'GlobalRoleBinding' | 'ClusterRoleBinding' | 'RoleBinding' | 'WorkspaceRoleBinding';
+  roleKind: 'GlobalRole' | 'ClusterRole' | 'Role' | 'WorkspaceRole';
+  /** Workspace bindings: the `scope` argument of the writer's methods is then the workspace, not a namespace. */
+  scoping?: Scoping;
 }
 
 const RETRIES = 3;
@@ -26,30 +29,38 @@ export function bindingWriter(deps: IamDeps, type: BindingType) {
   const group = def.ref.group;
   const fail = (name: string) => (e: unknown) => fromKube(e, group, def.name, name);
 
-  /** The binding that gives `user` the role `role`. */
-  const object = (namespace: string, user: string, role: string): Rec => ({
-    apiVersion: `${group}/${def.ref.version}`,
-    kind: type.kind,
-    metadata: {
+  /** The binding that gives `user` the role `role` in `scope` (a namespace, or a workspace). */
+  const object = (scope: string, user: string, role: string): Rec => {
+    const metadata: Rec = {
       name: `${user}-${role}`,
-      ...(def.namespaced ? { namespace } : {}),
+      ...(def.namespaced ? { namespace: scope } : {}),
       labels: { [USER_REF_LABEL]: user },
-    },
-    subjects: [{ kind: 'User', apiGroup: RBAC_GROUP, name: user }],
-    roleRef: { apiGroup: group, kind: type.roleKind, name: role },
-  });
+    };
+    type.scoping?.stamp(metadata, scope);
+    return {
+      apiVersion: `${group}/${def.ref.version}`,
+      kind: type.kind,
+      metadata,
+      subjects: [{ kind: 'User', apiGroup: RBAC_GROUP, name: user }],
+      roleRef: { apiGroup: group, kind: type.roleKind, name: role },
+    };
+  };
+  /** The orchestrator path of the bindings of `scope` (or of one of them). */
+  const pathIn = (scope: string, name?: string) => nativePath(def, def.namespaced ? scope : '', name);
 
-  const bindingsOf = async (namespace: string, user: string): Promise<KubeObject[]> => {
-    const list = await rest.list(nativePath(def, namespace)).catch(fail(''));
+  const bindingsOf = async (scope: string, user: string): Promise<KubeObject[]> => {
+    const selector = type.scoping?.selector(scope) ?? '';
+    const query = selector ? `?labelSelector=${encodeURIComponent(selector)}` : '';
+    const list = await rest.list(`${pathIn(scope)}${query}`).catch(fail(''));
     return (list.items as KubeObject[]).filter(
       (b) => Array.isArray(b.subjects) && (b.subjects as unknown[]).some(namesUser(user)),
     );
   };
 
   /** Takes the user out of a binding: deletes it when they were its only subject. */
-  const removeFrom = async (namespace: string, binding: KubeObject, user: string) => {
+  const removeFrom = async (scope: string, binding: KubeObject, user: string) => {
     const name = binding.metadata?.name ?? '';
-    const path = nativePath(def, namespace, name);
+    const path = pathIn(scope, name);
     for (let attempt = 0, b = binding; ; attempt++) {
       const subjects = (Array.isArray(b.subjects) ? (b.subjects as unknown[]) : []).filter(
         (s) => !namesUser(user)(s),
@@ -72,24 +83,21 @@ export function bindingWriter(deps: IamDeps, type: BindingType) {
   return {
     object,
     /** Makes `role` the user's one role in the scope. */
-    async setRole(namespace: string, user: string, role: string): Promise<void> {
+    async setRole(scope: string, user: string, role: string): Promise<void> {
       let bound = false;
-      for (const b of await bindingsOf(namespace, user)) {
+      for (const b of await bindingsOf(scope, user)) {
         const ref = rec(b.roleRef);
         if (!bound && ref.kind === type.roleKind && ref.name === role) {
           bound = true;
           continue;
         }
-        await removeFrom(namespace, b, user);
+        await removeFrom(scope, b, user);
       }
-      if (!bound)
-        await rest
-          .create(nativePath(def, namespace), object(namespace, user, role))
-          .catch(fail(`${user}-${role}`));
+      if (!bound) await rest.create(pathIn(scope), object(scope, user, role)).catch(fail(`${user}-${role}`));
     },
     /** Takes the user out of every binding in the scope. */
-    async removeUser(namespace: string, user: string): Promise<void> {
-      for (const b of await bindingsOf(namespace, user)) await removeFrom(namespace, b, user);
+    async removeUser(scope: string, user: string): Promise<void> {
+      for (const b of await bindingsOf(scope, user)) await removeFrom(scope, b, user);
     },
   };
 }

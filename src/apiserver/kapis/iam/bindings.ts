@@ -29,13 +29,21 @@ function bindingOf(entry: Entry): Binding | undefined {
 const byName = (a: Binding, b: Binding) =>
   a.entry.name < b.entry.name ? -1 : a.entry.name > b.entry.name ? 1 : 0;
 
-/** The user's bindings in `namespace` ('' for cluster-scoped binding types), ordered by name. */
-export function bindingsOfUser(inf: Informer, user: string, namespace = ''): Binding[] {
+/**
+ * The user's bindings in `namespace` ('' for cluster-scoped binding types), ordered by name; `holds` narrows them
+ * further (to those of one workspace).
+ */
+export function bindingsOfUser(
+  inf: Informer,
+  user: string,
+  namespace = '',
+  holds: (e: Entry) => boolean = () => true,
+): Binding[] {
   inf.addIndex(USER_INDEX, (o) => userSubjects(o));
   const out: Binding[] = [];
   for (const key of inf.keysByIndex(USER_INDEX, user)) {
     const e = inf.getByKey(key);
-    if (!e || e.namespace !== namespace) continue;
+    if (!e || e.namespace !== namespace || !holds(e)) continue;
     const b = bindingOf(e);
     if (b) out.push(b);
   }
@@ -52,9 +60,14 @@ export function roleOfUser(inf: Informer, user: string, namespace = ''): string 
  * role. `namespace` undefined means a cluster-scoped binding type.
  */
 export function membersIn(inf: Informer, namespace: string | undefined, role?: string): Map<string, string> {
-  const bindings: Binding[] = [];
   const entries =
     namespace === undefined ? inf.entries() : [...inf.keysInNamespace(namespace)].map((k) => inf.getByKey(k));
+  return membersOf(entries, role);
+}
+
+/** Every user bound by one of these bindings, with their role (the first binding by name wins). */
+export function membersOf(entries: Iterable<Entry | undefined>, role?: string): Map<string, string> {
+  const bindings: Binding[] = [];
   for (const e of entries) {
     const b = e && bindingOf(e);
     if (b && (role === undefined || b.roleName === role)) bindings.push(b);

@@ -7,8 +7,11 @@ import type { ServerContext } from '../../context.ts';
 import {
   GLOBAL_ROLE_BINDING_CRD,
   GLOBAL_ROLE_CRD,
+  GROUP_BINDING_CRD,
+  GROUP_CRD,
   LOGIN_RECORD_CRD,
   USER_CRD,
+  WORKSPACE_ROLE_CRD,
 } from '../../crds/definitions.ts';
 import type { ListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
@@ -55,6 +58,10 @@ export const CLUSTER_ROLES = resourceDef(RBAC_GROUP, 'v1', 'clusterroles', false
 export const CLUSTER_ROLE_BINDINGS = resourceDef(RBAC_GROUP, 'v1', 'clusterrolebindings', false);
 export const ROLES = resourceDef(RBAC_GROUP, 'v1', 'roles', true);
 export const ROLE_BINDINGS = resourceDef(RBAC_GROUP, 'v1', 'rolebindings', true);
+export const WORKSPACE_ROLES = resourceDef(GROUP, VERSION, WORKSPACE_ROLE_CRD.spec.names.plural, false);
+export const GROUPS = resourceDef(GROUP, VERSION, GROUP_CRD.spec.names.plural, false);
+export const GROUP_BINDINGS = resourceDef(GROUP, VERSION, GROUP_BINDING_CRD.spec.names.plural, false);
+export const NAMESPACES = resourceDef('', 'v1', 'namespaces', false);
 
 /** Path of an object (or, without a name, its collection) in the orchestrator's API. */
 export function nativePath(def: ResourceDef, namespace: string, name?: string): string {

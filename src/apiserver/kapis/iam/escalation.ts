@@ -1,4 +1,5 @@
-// Escalation checks for what the iam routes write on the caller's behalf (roles, and the bindings behind members):
+// Escalation checks for what the iam routes write on the caller's behalf (roles, the bindings behind members, group
+// bindings):
 // the object is judged as if the caller wrote it through the Kubernetes API (iam/rbac-escalation.ts), so nobody
 // grants through /kapis what they do not hold themselves (unless they hold `escalate`/`bind`); the same for the groups
 // given to a user (iam/user-groups.ts).
@@ -10,9 +11,11 @@ import type { RequestInfo } from '../../request.ts';
 
 export interface WriteTarget {
   group: string;
-  /** Plural of the written object's type: globalroles, clusterroles, roles, clusterrolebindings, rolebindings, users. */
+  /** Plural of the written object's type: globalroles, clusterroles, roles, workspaceroles, *rolebindings, users. */
   resource: string;
   namespace: string;
+  /** The workspace of a workspace role or binding ('' otherwise). */
+  workspace?: string;
   name: string;
   verb: 'create' | 'update' | 'patch';
 }
@@ -27,12 +30,12 @@ function targetInfo(request: FastifyRequest, target: WriteTarget): RequestInfo {
     apiGroup: target.group,
     apiVersion: target.group === 'rbac.authorization.k8s.io' ? 'v1' : 'v1alpha2',
     verb: target.verb,
-    workspace: '',
+    workspace: target.workspace ?? '',
     namespace: target.namespace,
     resource: target.resource,
     subresource: '',
     name: target.name,
-    resourceScope: target.namespace ? 'Namespace' : 'Cluster',
+    resourceScope: target.namespace ? 'Namespace' : target.workspace ? 'Workspace' : 'Cluster',
   };
 }
 
@@ -65,4 +68,19 @@ export async function checkUserGroups(
   const writer = request.user ?? { name: '', groups: [] };
   const escalation = escalationCheckerFor(ctx, request.user);
   await checkUserGroupsWrite(escalation, writer, targetInfo(request, target), write);
+}
+
+/**
+ * 403 when putting `users` into `group` (a GroupBinding) would give them more than the caller holds: what the group's
+ * bindings grant, wherever they grant it. A no-op outside RBAC mode.
+ */
+export async function checkGroupJoin(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  target: WriteTarget,
+  group: string,
+): Promise<void> {
+  const escalation = escalationCheckerFor(ctx, request.user);
+  if (!escalation || !request.user) return;
+  await escalation.checkGroups(request.user, targetInfo(request, target), [group]);
 }

@@ -1,23 +1,25 @@
 // Members of iam.kubesphere.io/v1alpha2, as KubeSphere v3 has them: `/clustermembers` (users bound through
-// ClusterRoleBindings to ClusterRoles) and `/namespaces/{namespace}/members` (users bound through RoleBindings to
-// Roles of the namespace). A member has one role per scope (binding-writes.ts).
+// ClusterRoleBindings to ClusterRoles), `/namespaces/{namespace}/members` (users bound through RoleBindings to Roles of
+// the namespace) and `/workspaces/{workspace}/workspacemembers` (users bound through the workspace's
+// WorkspaceRoleBindings to its WorkspaceRoles). A member has one role per scope (binding-writes.ts).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import Type, { type TSchema } from 'typebox';
+import Type from 'typebox';
 import { badRequest, notFound } from '../../../k8s/status.ts';
+import type { Entry } from '../../cluster/index.ts';
 import { parseListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, listResult } from '../schemas.ts';
+import { inWorkspace } from '../workspaces.ts';
 import { bindingWriter } from './binding-writes.ts';
-import { bindingsOfUser, membersIn } from './bindings.ts';
+import { bindingsOfUser, membersIn, membersOf } from './bindings.ts';
 import {
   BASE,
   checkName,
   GROUP,
   type IamDeps,
   json,
-  RBAC_GROUP,
   restrictNames,
   searchOf,
   success,
@@ -27,20 +29,22 @@ import {
 import { checkEscalation } from './escalation.ts';
 import { templatesOf } from './role-body.ts';
 import { Member, memberListQuery, SuccessSchema, UserSchema } from './schemas.ts';
+import type { Scoping } from './scoping.ts';
 import { presentUser } from './users.ts';
 
 export interface MemberScope {
-  /** Path below BASE of the member collection, e.g. `/clustermembers` or `/namespaces/:namespace/members`. */
+  scoping: Scoping;
+  /** The member collection below the scoping's prefix: `clustermembers`, `members` or `workspacemembers`. */
   collection: string;
   /** Path parameter naming one member. */
-  param: 'clustermember' | 'member';
+  param: 'clustermember' | 'member' | 'workspacemember';
   bindings: ResourceDef;
   roles: ResourceDef;
-  roleKind: 'ClusterRole' | 'Role';
+  roleKind: 'ClusterRole' | 'Role' | 'WorkspaceRole';
   /** Query parameter narrowing the list to one role, and the user annotation naming the member's role. */
   roleFilter: string;
   annotation: string;
-  /** Operation id stem: ClusterMember or NamespaceMember. */
+  /** Operation id stem: ClusterMember, NamespaceMember or WorkspaceMember. */
   op: string;
 }
 
@@ -59,53 +63,58 @@ function parseMember(v: Wanted, where: string): Wanted {
 
 export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope: MemberScope): void {
   const { synced, ctx } = deps;
-  const { bindings, roles, roleKind, param } = scope;
-  const namespaced = bindings.namespaced;
-  const collection = `${BASE}${scope.collection}`;
+  const { bindings, roles, roleKind, param, scoping } = scope;
+  const collection = `${BASE}${scoping.prefix}/${scope.collection}`;
   const one = `${collection}/:${param}`;
-  const where = namespaced ? ' of a namespace' : ' of the cluster';
-  const scopeParams: Record<string, TSchema> = namespaced
-    ? { namespace: Type.String({ description: 'Namespace' }) }
-    : {};
-  const CollectionParams = Type.Object(scopeParams);
+  const where = scoping.where;
+  const CollectionParams = Type.Object(scoping.params);
   const OneParams = Type.Object({
-    ...scopeParams,
+    ...scoping.params,
     [param]: Type.String({ description: "Member's user name" }),
   });
 
-  const params = (request: FastifyRequest) => {
-    const p = request.params as Record<string, string>;
+  /** The scope (namespace or workspace; 404 for a missing workspace), its namespace, and the member named. */
+  const params = async (request: FastifyRequest) => {
+    const place = await scoping.of(request);
     return {
-      namespace: namespaced ? checkName('namespace', p.namespace) : '',
-      member: p[param] as string | undefined,
+      place,
+      namespace: scoping.namespace(place),
+      member: (request.params as Record<string, string>)[param] as string | undefined,
     };
   };
   const writer = bindingWriter(deps, {
     def: bindings,
-    kind: namespaced ? 'RoleBinding' : 'ClusterRoleBinding',
+    kind: `${roleKind}Binding`,
     roleKind,
+    scoping,
   });
-  const membersOf = async (namespace: string, role?: string) =>
-    membersIn(await synced(bindings), namespaced ? namespace : undefined, role);
+  const membersHere = async (place: string, role?: string) => {
+    const inf = await synced(bindings);
+    if (scoping.kind === 'workspace') return membersOf(inWorkspace(inf, place), role);
+    return membersIn(inf, bindings.namespaced ? place : undefined, role);
+  };
 
-  /** Refuses unknown users and roles (404) and bindings that would grant more than the caller holds (403). */
-  const check = async (request: FastifyRequest, namespace: string, wanted: Wanted[]) => {
+  /** Refuses unknown users and roles of the scope (404) and bindings granting more than the caller holds (403). */
+  const check = async (request: FastifyRequest, place: string, wanted: Wanted[]) => {
     const users = await synced(USERS);
     const roleInf = await synced(roles);
+    const namespace = scoping.namespace(place);
     for (const m of wanted) {
       if (!users.get('', m.username)) throw notFound(GROUP, 'users', m.username);
-      if (!roleInf.get(namespace, m.roleRef)) throw notFound(RBAC_GROUP, roles.name, m.roleRef);
+      const role = roleInf.get(namespace, m.roleRef);
+      if (!role || !scoping.holds(role.labels, place)) throw notFound(roles.ref.group, roles.name, m.roleRef);
       await checkEscalation(
         ctx,
         request,
         {
-          group: RBAC_GROUP,
+          group: bindings.ref.group,
           resource: bindings.name,
           namespace,
+          workspace: scoping.kind === 'workspace' ? place : '',
           name: `${m.username}-${m.roleRef}`,
           verb: 'create',
         },
-        writer.object(namespace, m.username, m.roleRef),
+        writer.object(place, m.username, m.roleRef),
       );
     }
   };
@@ -123,11 +132,11 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       response: { 200: listResult(UserSchema, 'Users'), ...errors(400, 503) },
     },
     handler: async (request, reply) => {
-      const { namespace } = params(request);
+      const { place } = await params(request);
       const q = parseListQuery(searchOf(request), USERS.sortFields);
       const role = q.filters.get(scope.roleFilter) || undefined; // empty: no filter (KubeSphere)
       q.filters.delete(scope.roleFilter);
-      const members = await membersOf(namespace, role);
+      const members = await membersHere(place, role);
       restrictNames(q, members.keys());
       const page = listPage(await synced(USERS), USERS, q);
       json(reply);
@@ -146,8 +155,8 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       response: { 200: UserSchema, ...errors(404, 503) },
     },
     handler: async (request) => {
-      const { namespace, member } = params(request);
-      const role = (await membersOf(namespace)).get(member!);
+      const { place, member } = await params(request);
+      const role = (await membersHere(place)).get(member!);
       const e = role && (await synced(USERS)).get('', member!);
       if (!e) throw notFound(GROUP, 'users', member!);
       return presentUser(e.object(), scope.annotation, role);
@@ -165,11 +174,12 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       response: { 200: Type.Array(KubeObjectSchema), ...errors(503) },
     },
     handler: async (request, reply) => {
-      const { namespace, member } = params(request);
+      const { place, namespace, member } = await params(request);
       const roleInf = await synced(roles);
       const seen = new Set<string>();
       const out: string[] = [];
-      for (const b of bindingsOfUser(await synced(bindings), member!, namespace)) {
+      const here = (e: Entry) => scoping.holds(e.labels, place);
+      for (const b of bindingsOfUser(await synced(bindings), member!, namespace, here)) {
         if (b.roleKind !== roleKind) continue;
         for (const t of templatesOf(roleInf, namespace, b.roleName)) {
           if (!seen.has(t.key)) out.push(t.json);
@@ -193,12 +203,12 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       response: { 200: Type.Array(Member), ...errors(400, 404, 409, 503) },
     },
     handler: async (request) => {
-      const { namespace } = params(request);
+      const { place } = await params(request);
       const wanted = (request.body as Wanted[]).map((m, i) => parseMember(m, `[${i}]`));
       const names = new Set(wanted.map((m) => m.username));
       if (names.size !== wanted.length) throw badRequest('each user may appear only once');
-      await check(request, namespace, wanted);
-      for (const m of wanted) await writer.setRole(namespace, m.username, m.roleRef);
+      await check(request, place, wanted);
+      for (const m of wanted) await writer.setRole(place, m.username, m.roleRef);
       return wanted;
     },
   });
@@ -214,15 +224,15 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       response: { 200: Member, ...errors(400, 404, 409, 503) },
     },
     handler: async (request) => {
-      const { namespace, member } = params(request);
+      const { place, member } = await params(request);
       const m = parseMember(request.body as Wanted, 'the body');
       if (m.username !== member) {
         throw badRequest(
           `the name of the object (${m.username}) does not match the name on the URL (${member})`,
         );
       }
-      await check(request, namespace, [m]);
-      await writer.setRole(namespace, m.username, m.roleRef);
+      await check(request, place, [m]);
+      await writer.setRole(place, m.username, m.roleRef);
       return m;
     },
   });
@@ -238,9 +248,9 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       response: { 200: SuccessSchema, ...errors(400, 503) },
     },
     handler: async (request) => {
-      const { namespace, member } = params(request);
+      const { place, member } = await params(request);
       const user = checkName('member', member);
-      await writer.removeUser(namespace, user);
+      await writer.removeUser(place, user);
       return success;
     },
   });

@@ -1,9 +1,11 @@
 // Role routes of iam.kubesphere.io/v1alpha2, one set per role type as KubeSphere v3 has them: `/globalroles`,
-// `/clusterroles` and `/namespaces/{namespace}/roles`, each with list (v1alpha3 query parameters plus `aggregateTo`),
-// get, create, update, merge patch and delete. Reads come from the informer cache; writes go to the orchestrator after
-// the aggregation annotation is resolved and the result passes the escalation check.
+// `/clusterroles`, `/namespaces/{namespace}/roles` and `/workspaces/{workspace}/workspaceroles`, each with list
+// (v1alpha3 query parameters plus `aggregateTo`), get, create, update, merge patch and delete. Reads come from the
+// informer cache; writes go to the orchestrator after the aggregation annotation is resolved and the result passes the
+// escalation check. Workspace roles belong to their workspace through its label (scoping.ts); their role templates
+// belong to none, and a workspace role may aggregate only templates and roles of its own workspace.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import Type, { type TSchema } from 'typebox';
+import Type from 'typebox';
 import { badRequest, forbidden, notFound } from '../../../k8s/status.ts';
 import type { KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../cluster/index.ts';
@@ -13,9 +15,9 @@ import type { ResourceDef } from '../resources/defs.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, listResult, MergePatch } from '../schemas.ts';
+import { WORKSPACE_LABEL } from '../workspaces.ts';
 import {
   BASE,
-  checkName,
   fromKube,
   type IamDeps,
   json,
@@ -39,43 +41,57 @@ import {
   validateRules,
 } from './role-body.ts';
 import { RoleListQuery, roleSchema, SuccessSchema } from './schemas.ts';
+import { requireLabels, type Scoping } from './scoping.ts';
 
 export interface RoleType {
   def: ResourceDef;
-  kind: 'GlobalRole' | 'ClusterRole' | 'Role';
+  kind: 'GlobalRole' | 'ClusterRole' | 'Role' | 'WorkspaceRole';
   /** Path parameter naming one role, as in KubeSphere's routes. */
-  param: 'globalrole' | 'clusterrole' | 'role';
+  param: 'globalrole' | 'clusterrole' | 'role' | 'workspacerole';
+  scoping: Scoping;
   /** Roles that cannot be changed or deleted through this API (kapiserver's built-in global roles). */
   builtin?: ReadonlySet<string>;
 }
 
 const CONFLICT_RETRIES = 3;
+const TEMPLATE_LABEL = 'iam.kubesphere.io/role-template';
+
+/** KubeSphere lists role templates instead of the workspace's roles when the query asks for them. */
+function asksForTemplates(search: string): boolean {
+  const params = new URLSearchParams(search);
+  return (
+    params.get('label') === `${TEMPLATE_LABEL}=true` ||
+    (params.get('labelSelector') ?? '').includes(TEMPLATE_LABEL) ||
+    params.has('aggregateTo')
+  );
+}
 
 export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: RoleType): void {
-  const { def, kind, param } = type;
+  const { def, kind, param, scoping } = type;
   const { group, version, resource: plural } = def.ref;
   const apiVersion = `${group}/${version}`;
-  const collection = def.namespaced ? `${BASE}/namespaces/:namespace/${plural}` : `${BASE}/${plural}`;
+  const collection = `${BASE}${scoping.prefix}/${plural}`;
   const one = `${collection}/:${param}`;
   const Schema = roleSchema(kind, apiVersion);
-  const scopeParams: Record<string, TSchema> = def.namespaced
-    ? { namespace: Type.String({ description: 'Namespace' }) }
-    : {};
-  const CollectionParams = Type.Object(scopeParams);
-  const OneParams = Type.Object({ ...scopeParams, [param]: Type.String({ description: `${kind} name` }) });
-  const where = def.namespaced ? ' in a namespace' : '';
+  const CollectionParams = Type.Object(scoping.params);
+  const OneParams = Type.Object({ ...scoping.params, [param]: Type.String({ description: `${kind} name` }) });
+  const where = { cluster: '', namespace: ' in a namespace', workspace: ' in a workspace' }[scoping.kind];
+  const inWorkspace = scoping.kind === 'workspace';
 
-  const params = (request: FastifyRequest) => {
-    const p = request.params as Record<string, string>;
+  /** The scope (namespace or workspace; 404 for a missing workspace), its namespace, and the role named. */
+  const params = async (request: FastifyRequest) => {
+    const scope = await scoping.of(request);
     return {
-      namespace: def.namespaced ? checkName('namespace', p.namespace) : '',
-      name: p[param] ?? '',
+      scope,
+      namespace: scoping.namespace(scope),
+      name: (request.params as Record<string, string>)[param] ?? '',
     };
   };
-  const target = (namespace: string, name: string, verb: WriteTarget['verb']): WriteTarget => ({
+  const target = (scope: string, name: string, verb: WriteTarget['verb']): WriteTarget => ({
     group,
     resource: plural,
-    namespace,
+    namespace: scoping.namespace(scope),
+    workspace: inWorkspace ? scope : '',
     name,
     verb,
   });
@@ -92,23 +108,40 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
     }
   };
 
+  /** Role templates (no workspace) and roles of this scope may be aggregated; a role of another workspace is unknown. */
+  const aggregatable = (labels: Readonly<Record<string, string>> | undefined, scope: string) =>
+    !inWorkspace || labels?.[WORKSPACE_LABEL] === undefined || scoping.holds(labels, scope);
+
   /** The object to store: the aggregation annotation, when present, decides the rules. */
-  const build = async (namespace: string, meta: RoleMeta, rules: unknown, base: Rec = {}) => {
+  const build = async (scope: string, meta: RoleMeta, rules: unknown, base: Rec = {}) => {
+    const namespace = scoping.namespace(scope);
     const given = validateRules(rules);
     const names = aggregationOf(meta.annotations);
-    const resolved = names ? aggregatedRules(await deps.synced(def), namespace, names, group, plural) : given;
+    let resolved = given;
+    if (names) {
+      const inf = await deps.synced(def);
+      for (const n of names) {
+        if (!aggregatable(inf.get(namespace, n)?.labels, scope)) throw notFound(group, plural, n);
+      }
+      resolved = aggregatedRules(inf, namespace, names, group, plural);
+    }
     const metadata: Rec = { ...rec(base.metadata), name: meta.name };
     if (def.namespaced) metadata.namespace = namespace;
     for (const f of ['labels', 'annotations', 'resourceVersion'] as const) {
       if (meta[f] !== undefined) metadata[f] = meta[f];
     }
+    scoping.stamp(metadata, scope);
     return { ...base, apiVersion, kind, metadata, rules: resolved };
   };
 
-  const get = async (namespace: string, name: string) =>
-    (await deps.rest
-      .get(nativePath(def, namespace, name))
+  /** The stored role; 404 when it does not belong to the scope. */
+  const get = async (scope: string, name: string) => {
+    const role = (await deps.rest
+      .get(nativePath(def, scoping.namespace(scope), name))
       .catch((e: unknown) => fromKube(e, group, plural, name))) as KubeObject;
+    if (!scoping.holds(role.metadata?.labels, scope)) throw notFound(group, plural, name);
+    return role;
+  };
 
   /** Stores `obj` with `send` once it passes the escalation check. */
   const write = async (request: FastifyRequest, t: WriteTarget, obj: Rec, send: () => Promise<unknown>) => {
@@ -129,18 +162,22 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       response: { 200: listResult(Schema, `${kind}s`), ...errors(400, 503) },
     },
     handler: async (request, reply) => {
-      const { namespace } = params(request);
-      const q = parseListQuery(searchOf(request), def.sortFields);
+      const { scope, namespace } = await params(request);
+      const search = searchOf(request);
+      const q = parseListQuery(search, def.sortFields);
       const inf = await deps.synced(def);
       const aggregateTo = q.filters.get('aggregateTo');
       if (aggregateTo !== undefined) {
         q.filters.delete('aggregateTo');
-        if (aggregateTo !== '')
-          restrictNames(
-            q,
-            templatesOf(inf, namespace, aggregateTo).map((e) => e.name),
-          );
+        if (aggregateTo !== '') {
+          const role = inf.get(namespace, aggregateTo);
+          const own = role !== undefined && scoping.holds(role.labels, scope);
+          restrictNames(q, own ? templatesOf(inf, namespace, aggregateTo).map((e) => e.name) : []);
+        }
       }
+      // A workspace lists its own roles, or role templates (which belong to no workspace), never another's roles.
+      if (inWorkspace)
+        requireLabels(q, asksForTemplates(search) ? `!${WORKSPACE_LABEL}` : scoping.selector(scope));
       const page = listPage(inf, def, q, def.namespaced ? namespace : undefined);
       json(reply);
       return listBody(page);
@@ -157,9 +194,9 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       response: { 200: Schema, ...errors(404, 503) },
     },
     handler: async (request, reply) => {
-      const { namespace, name } = params(request);
+      const { scope, namespace, name } = await params(request);
       const e = (await deps.synced(def)).get(namespace, name);
-      if (!e) throw notFound(group, plural, name);
+      if (!e || !scoping.holds(e.labels, scope)) throw notFound(group, plural, name);
       json(reply);
       return e.json;
     },
@@ -177,10 +214,10 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       response: { 200: Schema, ...errors(400, 404, 409, 503) },
     },
     handler: async (request) => {
-      const { namespace } = params(request);
+      const { scope, namespace } = await params(request);
       const meta = roleMeta(request.body);
-      const obj = await build(namespace, { ...meta, resourceVersion: undefined }, rec(request.body).rules);
-      return write(request, target(namespace, meta.name, 'create'), obj, () =>
+      const obj = await build(scope, { ...meta, resourceVersion: undefined }, rec(request.body).rules);
+      return write(request, target(scope, meta.name, 'create'), obj, () =>
         deps.rest
           .create(nativePath(def, namespace), obj)
           .catch((e: unknown) => fromKube(e, group, plural, meta.name)),
@@ -201,10 +238,10 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       response: { 200: Schema, ...errors(400, 404, 409, 503) },
     },
     handler: async (request) => {
-      const { namespace, name } = params(request);
+      const { scope, namespace, name } = await params(request);
       const meta = roleMeta(request.body, name);
       refuseBuiltin(meta.name);
-      const current = await get(namespace, meta.name);
+      const current = await get(scope, meta.name);
       if (current.aggregationRule !== undefined) throw badRequest(AGGREGATION_RULE_UNSUPPORTED);
       const effective: RoleMeta = {
         ...meta,
@@ -212,8 +249,8 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
         annotations: meta.annotations ?? current.metadata?.annotations,
         resourceVersion: meta.resourceVersion ?? current.metadata?.resourceVersion,
       };
-      const obj = await build(namespace, effective, rec(request.body).rules, current);
-      return write(request, target(namespace, meta.name, 'update'), obj, () =>
+      const obj = await build(scope, effective, rec(request.body).rules, current);
+      return write(request, target(scope, meta.name, 'update'), obj, () =>
         deps.rest
           .replace(nativePath(def, namespace, meta.name), obj)
           .catch((e: unknown) => fromKube(e, group, plural, meta.name)),
@@ -239,23 +276,24 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       response: { 200: Schema, ...errors(400, 404, 409, 503) },
     },
     handler: async (request) => {
-      const { namespace, name } = params(request);
+      const { scope, namespace, name } = await params(request);
       const patch = request.body as Rec;
       refuseBuiltin(name);
       const annotationsPatched = AGGREGATION_ANNOTATION in rec(rec(patch.metadata).annotations);
       const pinned = typeof rec(patch.metadata).resourceVersion === 'string';
       for (let attempt = 0; ; attempt++) {
-        const current = await get(namespace, name);
+        const current = await get(scope, name);
         const merged = rec(mergePatch(current, patch));
         const meta = roleMeta(merged, name);
         const keepRules = !annotationsPatched && aggregationOf(meta.annotations) !== undefined;
         validateRules(merged.rules);
         const obj = keepRules
           ? ({ ...merged, rules: current.rules ?? [] } as Rec)
-          : await build(namespace, meta, merged.rules, merged);
+          : await build(scope, meta, merged.rules, merged);
         if (def.namespaced) rec(obj.metadata).namespace = namespace;
+        scoping.stamp(rec(obj.metadata), scope);
         try {
-          return await write(request, target(namespace, name, 'patch'), obj, () =>
+          return await write(request, target(scope, name, 'patch'), obj, () =>
             deps.rest.replace(nativePath(def, namespace, name), obj),
           );
         } catch (err) {
@@ -276,8 +314,9 @@ export function registerRoleRoutes(app: FastifyInstance, deps: IamDeps, type: Ro
       response: { 200: SuccessSchema, ...errors(404) },
     },
     handler: async (request) => {
-      const { namespace, name } = params(request);
+      const { scope, namespace, name } = await params(request);
       refuseBuiltin(name);
+      if (inWorkspace) await get(scope, name);
       await deps.rest
         .delete(nativePath(def, namespace, name))
         .catch((e: unknown) => fromKube(e, group, plural, name));

@@ -1,6 +1,7 @@
-// iam.kubesphere.io/v1alpha2: users (users.ts), global, cluster and namespace roles (roles.ts), cluster and namespace
-// members (members.ts), and read access to global role bindings. Registered in their own fastify scope, which also
-// parses the merge-patch content types the PATCH routes accept.
+// iam.kubesphere.io/v1alpha2: users (users.ts), global, cluster, namespace and workspace roles (roles.ts), cluster,
+// namespace and workspace members (members.ts), groups, group bindings and role bindings (rolebindings.ts,
+// groups.ts), and read access to global role bindings. Registered in their own fastify scope, which also parses the
+// merge-patch content types the PATCH routes accept.
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import { notFound } from '../../../k8s/status.ts';
@@ -10,6 +11,7 @@ import { parseListQuery } from '../query.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, ListQueryString, listResult } from '../schemas.ts';
+import { WORKSPACE_ROLE_BINDINGS, WORKSPACE_TEMPLATES } from '../workspaces.ts';
 import {
   BASE,
   CLUSTER_ROLE_BINDINGS,
@@ -17,17 +19,24 @@ import {
   GLOBAL_ROLE_BINDINGS,
   GLOBAL_ROLES,
   GROUP,
+  GROUP_BINDINGS,
+  GROUPS,
   iamDeps,
   json,
   LOGIN_RECORDS,
+  NAMESPACES,
   ROLE_BINDINGS,
   ROLES,
   searchOf,
   TAG,
   USERS,
+  WORKSPACE_ROLES,
 } from './common.ts';
+import { registerGroupRoutes } from './groups.ts';
 import { registerMemberRoutes } from './members.ts';
+import { registerRoleBindingRoutes } from './rolebindings.ts';
 import { registerRoleRoutes } from './roles.ts';
+import { CLUSTER, NAMESPACE, workspaceScoping } from './scoping.ts';
 import { registerUserRoutes } from './users.ts';
 
 const MERGE_PATCH_TYPES = ['application/merge-patch+json', 'application/strategic-merge-patch+json'];
@@ -43,6 +52,12 @@ export function registerIamRoutes(app: FastifyInstance, ctx: ServerContext): voi
     CLUSTER_ROLE_BINDINGS,
     ROLES,
     ROLE_BINDINGS,
+    WORKSPACE_TEMPLATES,
+    WORKSPACE_ROLES,
+    WORKSPACE_ROLE_BINDINGS,
+    GROUPS,
+    GROUP_BINDINGS,
+    NAMESPACES,
   ]) {
     ctx.cache.informer(d.ref);
   }
@@ -55,17 +70,31 @@ export function registerIamRoutes(app: FastifyInstance, ctx: ServerContext): voi
       scope.getDefaultJsonParser('error', 'error'),
     );
 
+    const workspace = workspaceScoping(ctx.cache, deps.synced);
     registerUserRoutes(scope, deps);
     registerRoleRoutes(scope, deps, {
       def: GLOBAL_ROLES,
       kind: 'GlobalRole',
       param: 'globalrole',
+      scoping: CLUSTER,
       builtin: new Set(BUILTIN_GLOBAL_ROLES.map((r) => r.name)),
     });
-    registerRoleRoutes(scope, deps, { def: CLUSTER_ROLES, kind: 'ClusterRole', param: 'clusterrole' });
-    registerRoleRoutes(scope, deps, { def: ROLES, kind: 'Role', param: 'role' });
+    registerRoleRoutes(scope, deps, {
+      def: CLUSTER_ROLES,
+      kind: 'ClusterRole',
+      param: 'clusterrole',
+      scoping: CLUSTER,
+    });
+    registerRoleRoutes(scope, deps, { def: ROLES, kind: 'Role', param: 'role', scoping: NAMESPACE });
+    registerRoleRoutes(scope, deps, {
+      def: WORKSPACE_ROLES,
+      kind: 'WorkspaceRole',
+      param: 'workspacerole',
+      scoping: workspace,
+    });
     registerMemberRoutes(scope, deps, {
-      collection: '/clustermembers',
+      scoping: CLUSTER,
+      collection: 'clustermembers',
       param: 'clustermember',
       bindings: CLUSTER_ROLE_BINDINGS,
       roles: CLUSTER_ROLES,
@@ -75,7 +104,8 @@ export function registerIamRoutes(app: FastifyInstance, ctx: ServerContext): voi
       op: 'ClusterMember',
     });
     registerMemberRoutes(scope, deps, {
-      collection: '/namespaces/:namespace/members',
+      scoping: NAMESPACE,
+      collection: 'members',
       param: 'member',
       bindings: ROLE_BINDINGS,
       roles: ROLES,
@@ -84,6 +114,19 @@ export function registerIamRoutes(app: FastifyInstance, ctx: ServerContext): voi
       annotation: 'iam.kubesphere.io/role',
       op: 'NamespaceMember',
     });
+    registerMemberRoutes(scope, deps, {
+      scoping: workspace,
+      collection: 'workspacemembers',
+      param: 'workspacemember',
+      bindings: WORKSPACE_ROLE_BINDINGS,
+      roles: WORKSPACE_ROLES,
+      roleKind: 'WorkspaceRole',
+      roleFilter: 'workspacerole',
+      annotation: 'iam.kubesphere.io/workspacerole',
+      op: 'WorkspaceMember',
+    });
+    registerGroupRoutes(scope, deps, workspace);
+    registerRoleBindingRoutes(scope, deps, workspace);
 
     // Global role bindings: read-only here (KubeSphere binds global roles through the user's globalrole annotation).
     registerKapisRoute(scope, {
