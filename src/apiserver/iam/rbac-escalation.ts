@@ -10,7 +10,7 @@ import type { RequestInfo, UserInfo } from '../request.ts';
 import { type Authorizer, attributesOf, scopeOf } from './authorizer.ts';
 import { IAM_GROUP, RBAC_GROUP, WORKSPACE_LABEL } from './rbac.ts';
 import { aggregatesOf, type RoleKind } from './rbac-listers.ts';
-import type { RuleResolver } from './rbac-resolver.ts';
+import { describeGrant, type RuleResolver } from './rbac-resolver.ts';
 
 /** Resources whose writes are checked, by API group and plural: role kinds and binding kinds. */
 const ROLES: Record<string, RoleKind> = {
@@ -131,10 +131,10 @@ export class EscalationChecker {
   async checkGroups(user: UserInfo, info: RequestInfo, groups: readonly string[]): Promise<void> {
     for (const group of groups) {
       for (const grant of await this.resolver.grantsOfGroup(group)) {
-        const held = await this.resolver.rulesFor(user, scopeOf(grant.namespace, grant.workspace));
+        const held = await this.resolver.rulesFor(user, grant.scope);
         const missing = uncoveredRules(held, grant.rules);
         if (missing.length > 0)
-          refuse(user, info, `the group "${group}" is granted by ${grant.source}`, missing);
+          refuse(user, info, `the group "${group}" is granted by ${describeGrant(grant)}`, missing);
       }
     }
   }

@@ -8,7 +8,7 @@
 import { type PolicyRule, type RoleRef, subjectKeysOf, subjectMatches } from '../../k8s/rbac.ts';
 import { serviceUnavailable } from '../../k8s/status.ts';
 import type { UserInfo } from '../request.ts';
-import type { Scope } from './authorizer.ts';
+import { type Scope, scopeOf } from './authorizer.ts';
 import type { Binding, BindingKind, RbacListers, RoleKind } from './rbac-listers.ts';
 import { SELF_SERVICE_RULES } from './rbac-policy.ts';
 
@@ -16,17 +16,39 @@ const SYNC_WAIT_MS = 10_000;
 const ROLE_KINDS = new Set<string>(['Role', 'ClusterRole', 'GlobalRole', 'WorkspaceRole']);
 
 const isRoleKind = (kind: string): kind is RoleKind => ROLE_KINDS.has(kind);
+/** Where global and cluster bindings grant: every scope, so a writer is judged on what they hold cluster-wide. */
+const CLUSTER_WIDE: Scope = { kind: 'cluster', name: '' };
 
-/** Rules that a binding naming a group grants its members, and where. */
-export interface GroupGrant {
-  source: string;
-  namespace: string;
-  workspace: string;
+/** What one binding grants its subjects, and the scope where it grants it. */
+export interface Grant {
+  kind: BindingKind;
+  binding: Binding;
+  role: RoleRef;
+  scope: Scope;
   rules: PolicyRule[];
 }
 
 /** Visits one (source, rules) pair; returning true stops the walk. */
 export type RuleVisitor = (source: string, rules: PolicyRule[]) => boolean;
+
+/** Whose bindings a walk reads: the subject index keys to look up, and the test a binding's subjects must pass. */
+interface Subjects {
+  keys: readonly string[];
+  named(b: Binding): boolean;
+}
+
+const subjectsOfUser = (user: UserInfo): Subjects => ({
+  keys: subjectKeysOf(user),
+  named: (b) => b.subjects.some((s) => subjectMatches(s, user, b.namespace)),
+});
+// The index holds bindings naming the group, so each one found names it.
+const subjectsOfGroup = (group: string): Subjects => ({ keys: [`Group:${group}`], named: () => true });
+
+/** `RoleBinding "x" in namespace "y"`, `ClusterRoleBinding "x"`: a binding as messages name it. */
+export function describeGrant(g: Grant): string {
+  const where = g.kind === 'RoleBinding' ? ` in namespace "${g.binding.namespace}"` : '';
+  return `${g.kind} "${g.binding.name}"${where}`;
+}
 
 export class RuleResolver {
   constructor(private readonly listers: RbacListers) {}
@@ -41,39 +63,8 @@ export class RuleResolver {
   /** Visits every (source, rules) pair that applies to the user at `scope`; true when `visit` stopped the walk. */
   async visitRulesFor(user: UserInfo, scope: Scope, visit: RuleVisitor): Promise<boolean> {
     await this.synced();
-    for (const b of this.bindingsFor('GlobalRoleBinding', user)) {
-      if (b.roleRef?.kind !== 'GlobalRole') continue;
-      const rules = this.roleRules('GlobalRole', '', b.roleRef.name);
-      if (visit(`GlobalRoleBinding "${b.name}" of GlobalRole "${b.roleRef.name}"`, rules)) return true;
-    }
-    for (const b of this.bindingsFor('ClusterRoleBinding', user)) {
-      if (b.roleRef?.kind !== 'ClusterRole') continue;
-      const rules = this.roleRules('ClusterRole', '', b.roleRef.name);
-      if (visit(`ClusterRoleBinding "${b.name}" of ClusterRole "${b.roleRef.name}"`, rules)) return true;
-    }
-    const workspace =
-      scope.kind === 'workspace' ? scope.name : scope.kind === 'namespace' ? scope.workspace : '';
-    if (workspace !== '') {
-      for (const b of this.bindingsFor('WorkspaceRoleBinding', user)) {
-        if (b.workspace !== workspace || b.roleRef?.kind !== 'WorkspaceRole') continue;
-        if (this.listers.role('WorkspaceRole', '', b.roleRef.name)?.workspace !== workspace) continue;
-        const rules = this.roleRules('WorkspaceRole', '', b.roleRef.name);
-        if (visit(`WorkspaceRoleBinding "${b.name}" of WorkspaceRole "${b.roleRef.name}"`, rules))
-          return true;
-      }
-    }
-    if (scope.kind === 'namespace') {
-      const namespace = scope.name;
-      for (const b of this.bindingsFor('RoleBinding', user)) {
-        const ref = b.roleRef;
-        if (b.namespace !== namespace || !ref) continue;
-        const rules =
-          ref.kind === 'ClusterRole' || ref.kind === 'Role'
-            ? this.roleRules(ref.kind, namespace, ref.name)
-            : [];
-        const src = `RoleBinding "${b.name}" in namespace "${namespace}" of ${ref.kind} "${ref.name}"`;
-        if (visit(src, rules)) return true;
-      }
+    for (const g of this.grants(subjectsOfUser(user), scope)) {
+      if (visit(`${describeGrant(g)} of ${g.role.kind} "${g.role.name}"`, g.rules)) return true;
     }
     return false;
   }
@@ -89,40 +80,12 @@ export class RuleResolver {
   }
 
   /**
-   * What the bindings naming `group` as a subject grant, one entry per binding with its scope (namespace of a
-   * RoleBinding, workspace of a WorkspaceRoleBinding, both empty for global and cluster bindings): what a writer
-   * must hold before putting a user into that group.
+   * What the bindings naming `group` as a subject grant, wherever they grant it, those granting nothing left out:
+   * what a writer must hold before putting a user into that group.
    */
-  async grantsOfGroup(group: string): Promise<GroupGrant[]> {
+  async grantsOfGroup(group: string): Promise<Grant[]> {
     await this.synced();
-    const keys = [`Group:${group}`];
-    const out: GroupGrant[] = [];
-    const grant = (source: string, namespace: string, workspace: string, rules: PolicyRule[]) => {
-      if (rules.length > 0) out.push({ source, namespace, workspace, rules });
-    };
-    for (const b of this.listers.bindingsWithSubject('GlobalRoleBinding', keys)) {
-      if (b.roleRef?.kind === 'GlobalRole')
-        grant(`GlobalRoleBinding "${b.name}"`, '', '', this.roleRules('GlobalRole', '', b.roleRef.name));
-    }
-    for (const b of this.listers.bindingsWithSubject('ClusterRoleBinding', keys)) {
-      if (b.roleRef?.kind === 'ClusterRole')
-        grant(`ClusterRoleBinding "${b.name}"`, '', '', this.roleRules('ClusterRole', '', b.roleRef.name));
-    }
-    for (const b of this.listers.bindingsWithSubject('WorkspaceRoleBinding', keys)) {
-      if (b.roleRef?.kind === 'WorkspaceRole' && b.workspace) {
-        const rules = this.roleRules('WorkspaceRole', '', b.roleRef.name);
-        grant(`WorkspaceRoleBinding "${b.name}"`, '', b.workspace, rules);
-      }
-    }
-    for (const b of this.listers.bindingsWithSubject('RoleBinding', keys)) {
-      const ref = b.roleRef;
-      const rules =
-        ref?.kind === 'ClusterRole' || ref?.kind === 'Role'
-          ? this.roleRules(ref.kind, b.namespace, ref.name)
-          : [];
-      grant(`RoleBinding "${b.name}" in namespace "${b.namespace}"`, b.namespace, '', rules);
-    }
-    return out;
+    return [...this.grants(subjectsOfGroup(group))].filter((g) => g.rules.length > 0);
   }
 
   /** Rules a role reference would grant (binding escalation checks); undefined when the role does not exist. */
@@ -149,10 +112,56 @@ export class RuleResolver {
     ];
   }
 
-  /** Bindings of a kind whose subjects include the user. */
-  private *bindingsFor(kind: BindingKind, user: UserInfo): Generator<Binding> {
-    for (const b of this.listers.bindingsWithSubject(kind, subjectKeysOf(user))) {
-      if (b.subjects.some((s) => subjectMatches(s, user, b.namespace))) yield b;
+  /**
+   * The one walk over bindings (as Kubernetes' VisitRulesFor): the grants of the bindings naming `subjects` that
+   * apply at `scope`, or at any scope when it is absent, in the order of the header comment.
+   */
+  private *grants(subjects: Subjects, scope?: Scope): Generator<Grant> {
+    for (const b of this.bindingsOf('GlobalRoleBinding', subjects)) {
+      if (b.roleRef?.kind !== 'GlobalRole') continue;
+      const rules = this.roleRules('GlobalRole', '', b.roleRef.name);
+      yield { kind: 'GlobalRoleBinding', binding: b, role: b.roleRef, scope: CLUSTER_WIDE, rules };
+    }
+    for (const b of this.bindingsOf('ClusterRoleBinding', subjects)) {
+      if (b.roleRef?.kind !== 'ClusterRole') continue;
+      const rules = this.roleRules('ClusterRole', '', b.roleRef.name);
+      yield { kind: 'ClusterRoleBinding', binding: b, role: b.roleRef, scope: CLUSTER_WIDE, rules };
+    }
+    const workspace = scope && workspaceOf(scope);
+    if (workspace !== '') {
+      for (const b of this.bindingsOf('WorkspaceRoleBinding', subjects)) {
+        if (b.workspace === '' || (workspace !== undefined && b.workspace !== workspace)) continue;
+        // A WorkspaceRole grants only in its own workspace.
+        if (b.roleRef?.kind !== 'WorkspaceRole') continue;
+        if (this.listers.role('WorkspaceRole', '', b.roleRef.name)?.workspace !== b.workspace) continue;
+        const rules = this.roleRules('WorkspaceRole', '', b.roleRef.name);
+        const where = scopeOf('', b.workspace);
+        yield { kind: 'WorkspaceRoleBinding', binding: b, role: b.roleRef, scope: where, rules };
+      }
+    }
+    if (scope === undefined || scope.kind === 'namespace') {
+      for (const b of this.bindingsOf('RoleBinding', subjects)) {
+        const ref = b.roleRef;
+        if (!ref || (scope !== undefined && b.namespace !== scope.name)) continue;
+        const rules =
+          ref.kind === 'ClusterRole' || ref.kind === 'Role'
+            ? this.roleRules(ref.kind, b.namespace, ref.name)
+            : [];
+        yield { kind: 'RoleBinding', binding: b, role: ref, scope: scopeOf(b.namespace, ''), rules };
+      }
     }
   }
+
+  /** Bindings of a kind that name `subjects`. */
+  private *bindingsOf(kind: BindingKind, subjects: Subjects): Generator<Binding> {
+    for (const b of this.listers.bindingsWithSubject(kind, subjects.keys)) {
+      if (subjects.named(b)) yield b;
+    }
+  }
+}
+
+/** The workspace whose bindings apply at a scope ('' for none). */
+function workspaceOf(scope: Scope): string {
+  if (scope.kind === 'workspace') return scope.name;
+  return scope.kind === 'namespace' ? scope.workspace : '';
 }
