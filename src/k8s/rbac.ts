@@ -49,13 +49,16 @@ function strings(v: unknown): string[] | undefined {
   return v.filter((s): s is string => typeof s === 'string');
 }
 
+/** The object entries of an untrusted JSON array; anything else has none. */
+function objectsIn(value: unknown): Record<string, unknown>[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((v): v is Record<string, unknown> => v !== null && typeof v === 'object');
+}
+
 /** Normalises untrusted JSON (a role's `rules`) into PolicyRules; malformed entries are dropped (they grant nothing). */
 export function parseRules(value: unknown): PolicyRule[] {
-  if (!Array.isArray(value)) return [];
   const out: PolicyRule[] = [];
-  for (const r of value) {
-    if (!r || typeof r !== 'object') continue;
-    const o = r as Record<string, unknown>;
+  for (const o of objectsIn(value)) {
     const verbs = strings(o.verbs);
     if (!verbs || verbs.length === 0) continue;
     out.push({
@@ -70,11 +73,8 @@ export function parseRules(value: unknown): PolicyRule[] {
 }
 
 export function parseSubjects(value: unknown): Subject[] {
-  if (!Array.isArray(value)) return [];
   const out: Subject[] = [];
-  for (const s of value) {
-    if (!s || typeof s !== 'object') continue;
-    const o = s as Record<string, unknown>;
+  for (const o of objectsIn(value)) {
     if (typeof o.kind !== 'string' || typeof o.name !== 'string') continue;
     out.push({
       kind: o.kind,
