@@ -1,5 +1,5 @@
 // RbacListers over plain objects held in memory: RBAC decisions tested without a cluster, a cache or polling.
-import type { KubeObject } from '../../src/apiserver/cluster/cache.ts';
+import type { KubeObject } from '../../src/apiserver/cluster/index.ts';
 import {
   type Binding,
   type BindingKind,

@@ -3,7 +3,7 @@
 // user holds at a scope, and the escalation checker on role, binding and group writes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { KubeObject } from '../../src/apiserver/cluster/cache.ts';
+import type { KubeObject } from '../../src/apiserver/cluster/index.ts';
 import { parseRequestInfo } from '../../src/apiserver/filters/requestinfo.ts';
 import { attributesOf, newAuthorizer, scopeOf } from '../../src/apiserver/iam/authorizer.ts';
 import { EscalationChecker } from '../../src/apiserver/iam/rbac-escalation.ts';

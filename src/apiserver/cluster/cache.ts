@@ -71,16 +71,3 @@ export class ClusterCache {
     await Promise.all([...this.informers.values()].map((i) => i.stop()));
   }
 }
-
-export {
-  collectionPath,
-  type Entry,
-  type EventHandler,
-  type IndexFunc,
-  Informer,
-  type KubeObject,
-  type ObjectMeta,
-  type ResourceRef,
-  refKey,
-  type SortField,
-} from './informer.ts';

@@ -1,5 +1,6 @@
+export { ClusterCache } from './cache.ts';
+export { ClusterConnection, type ClusterTls } from './connection.ts';
 export {
-  ClusterCache,
   collectionPath,
   type Entry,
   type EventHandler,
@@ -10,7 +11,6 @@ export {
   type ResourceRef,
   refKey,
   type SortField,
-} from './cache.ts';
-export { ClusterConnection, type ClusterTls } from './connection.ts';
+} from './informer.ts';
 export type { ClusterAccess } from './kubeconfig.ts';
 export { isConflict, isNotFound, KubeError, KubeRest } from './rest.ts';

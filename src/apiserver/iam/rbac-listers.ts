@@ -11,7 +11,7 @@ import {
   type Subject,
   subjectKey,
 } from '../../k8s/rbac.ts';
-import type { ClusterCache, Entry, Informer, KubeObject, ResourceRef } from '../cluster/cache.ts';
+import type { ClusterCache, Entry, Informer, KubeObject, ResourceRef } from '../cluster/index.ts';
 import { AGGREGATION_ANNOTATION, IAM_GROUP, RBAC_GROUP, WORKSPACE_LABEL } from './rbac.ts';
 
 export type RoleKind = 'Role' | 'ClusterRole' | 'GlobalRole' | 'WorkspaceRole';
@@ -62,11 +62,18 @@ export function aggregatesOf(obj: KubeObject): string[] {
   }
 }
 
-export function parseRole(obj: KubeObject): Role {
+/** Where a role or binding object lives: its name, namespace and workspace label ('' for each one absent). */
+function placeOf(obj: KubeObject): { name: string; namespace: string; workspace: string } {
   return {
     name: obj.metadata?.name ?? '',
     namespace: obj.metadata?.namespace ?? '',
     workspace: obj.metadata?.labels?.[WORKSPACE_LABEL] ?? '',
+  };
+}
+
+export function parseRole(obj: KubeObject): Role {
+  return {
+    ...placeOf(obj),
     rules: parseRules(obj.rules),
     aggregates: aggregatesOf(obj),
   };
@@ -74,9 +81,7 @@ export function parseRole(obj: KubeObject): Role {
 
 export function parseBinding(obj: KubeObject): Binding {
   return {
-    name: obj.metadata?.name ?? '',
-    namespace: obj.metadata?.namespace ?? '',
-    workspace: obj.metadata?.labels?.[WORKSPACE_LABEL] ?? '',
+    ...placeOf(obj),
     roleRef: parseRoleRef(obj.roleRef),
     subjects: parseSubjects(obj.subjects),
   };
