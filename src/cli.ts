@@ -1,8 +1,10 @@
-// Every flag and environment override, in one table: flag -> environment variable -> where the value goes (an
-// option for start-up, or a kubesphere.yaml field, applied as the configuration's last layer). --help is generated
-// from it. Nothing else reads process.env for configuration.
+// Every flag and environment override, in one table per command: flag -> environment variable -> where the value
+// goes (an option for start-up, or a kubesphere.yaml field, applied as the configuration's last layer). --help is
+// generated from it. `kapiserver devcluster` takes a few of the same flags (no environment: as kapiserver's child it
+// must not pick up kapiserver's variables). Nothing else reads process.env for configuration.
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
+import { fail } from './fail.ts';
 
 export interface CliOptions {
   bindAddress: string;
@@ -25,9 +27,18 @@ export interface CliOptions {
   version: boolean;
 }
 
+/** `kapiserver devcluster`'s options. */
+export interface DevClusterOptions {
+  dataDir: string;
+  bindAddress: string;
+  port: number;
+  logLevel: string;
+  help: boolean;
+}
+
 type Raw = string | string[];
 
-interface Setting {
+interface Setting<Options> {
   /** Long flag without the dashes; absent: environment only. */
   flag?: string;
   short?: string;
@@ -41,12 +52,22 @@ interface Setting {
   help?: string;
   default?: string;
   /** Where the value goes: an option, or a kubesphere.yaml path (`authentication.jwtSecret`). */
-  option?: keyof CliOptions;
+  option?: keyof Options & string;
   configPath?: string;
   parse?: (raw: Raw, flag: string) => unknown;
 }
 
 export class UsageError extends Error {}
+
+/** A command's options from `parse`; a usage error is printed with a pointer to --help, and the process exits 2. */
+export function parseOrExit<T>(command: string, parse: () => T): T {
+  try {
+    return parse();
+  } catch (err) {
+    if (err instanceof UsageError) fail(`${err.message}\nRun '${command} --help' for usage.`);
+    throw err;
+  }
+}
 
 function port(raw: Raw, flag: string): number {
   const value = String(raw);
@@ -81,7 +102,25 @@ function logLevel(raw: Raw, flag: string): string {
   return level;
 }
 
-const SETTINGS: Setting[] = [
+// The flags both commands take alike.
+const DATA_DIR = {
+  flag: 'data-dir',
+  arg: '<dir>',
+  option: 'dataDir',
+  default: '.kapiserver',
+  help: 'state directory',
+} as const;
+const LOG_LEVEL = {
+  flag: 'log-level',
+  arg: '<level>',
+  option: 'logLevel',
+  parse: logLevel,
+  default: 'info',
+  help: `${LEVELS.join('|')}`,
+} as const;
+const HELP = { flag: 'help', short: 'h', option: 'help', help: 'print this help and exit' } as const;
+
+const SETTINGS: Setting<CliOptions>[] = [
   {
     flag: 'bind-address',
     env: 'KAPISERVER_BIND_ADDRESS',
@@ -147,14 +186,7 @@ const SETTINGS: Setting[] = [
     option: 'kubeconfig',
     help: 'use this Kubernetes cluster instead of the embedded dev cluster',
   },
-  {
-    flag: 'data-dir',
-    env: 'KAPISERVER_DATA_DIR',
-    arg: '<dir>',
-    option: 'dataDir',
-    default: '.kapiserver',
-    help: 'state directory',
-  },
+  { ...DATA_DIR, env: 'KAPISERVER_DATA_DIR' },
   {
     flag: 'devcluster-port',
     env: 'KAPISERVER_DEVCLUSTER_PORT',
@@ -164,17 +196,9 @@ const SETTINGS: Setting[] = [
     default: '6443',
     help: 'port of the embedded dev cluster, loopback only',
   },
-  {
-    flag: 'log-level',
-    env: 'KAPISERVER_LOG_LEVEL',
-    arg: '<level>',
-    option: 'logLevel',
-    parse: logLevel,
-    default: 'info',
-    help: `${LEVELS.join('|')}`,
-  },
+  { ...LOG_LEVEL, env: 'KAPISERVER_LOG_LEVEL' },
   { flag: 'version', option: 'version', help: 'print the version and exit' },
-  { flag: 'help', short: 'h', option: 'help', help: 'print this help and exit' },
+  HELP,
   {
     env: 'KAPISERVER_ADMIN_PASSWORD',
     configPath: 'authentication.adminPassword',
@@ -188,25 +212,52 @@ const SETTINGS: Setting[] = [
   { env: 'KAPISERVER_INCLUSTER_ROOT', option: 'inClusterRoot', default: '' },
 ];
 
+const DEVCLUSTER_SETTINGS: Setting<DevClusterOptions>[] = [
+  DATA_DIR,
+  {
+    flag: 'bind-address',
+    arg: '<ip>',
+    option: 'bindAddress',
+    default: '127.0.0.1',
+    help: 'address to listen on',
+  },
+  {
+    flag: 'port',
+    arg: '<n>',
+    option: 'port',
+    parse: port,
+    default: '6443',
+    help: 'HTTPS port, 0 for any free port',
+  },
+  LOG_LEVEL,
+  HELP,
+];
+
 /** One --help entry: the name column, then the text; continuation lines line up under the text. */
 function helpLine(name: string, text: string): string {
   return `  ${name.padEnd(29)}  ${text.replaceAll('\n', `\n${' '.repeat(33)}`)}`;
 }
 
-function helpText(s: Setting): string {
+function helpText<O>(s: Setting<O>): string {
   const shown = s.default ? ` (default ${s.default})` : '';
   return `${s.help}${shown}`;
 }
 
-function usage(): string {
-  const listed = SETTINGS.filter((s) => s.help);
-  const flags = listed
-    .filter((s) => s.flag)
+/** The --help lines of a table's flags, each with its environment variable in brackets. */
+function flagLines<O>(settings: Setting<O>[]): string {
+  return settings
+    .filter((s) => s.help && s.flag)
     .map((s) => {
       const name = `${s.short ? `-${s.short}, ` : ''}--${s.flag}${s.arg ? ` ${s.arg}` : ''}`;
       return helpLine(name, `${helpText(s)}${s.env ? ` [${s.env}]` : ''}`);
-    });
-  const envOnly = listed.filter((s) => !s.flag && s.env).map((s) => helpLine(s.env ?? '', helpText(s)));
+    })
+    .join('\n');
+}
+
+function usage(): string {
+  const envOnly = SETTINGS.filter((s) => s.help && !s.flag && s.env).map((s) =>
+    helpLine(s.env ?? '', helpText(s)),
+  );
   return `kapiserver: cluster-management API server, wire-compatible with KubeSphere v3 ks-apiserver
 
 Usage:
@@ -214,7 +265,7 @@ Usage:
   kapiserver devcluster [flags]   run only the embedded Kubernetes-compatible dev cluster
 
 Flags (each also read from the environment variable in brackets):
-${flags.join('\n')}
+${flagLines(SETTINGS)}
 
 Environment only:
 ${envOnly.join('\n')}
@@ -223,9 +274,17 @@ ${envOnly.join('\n')}
 
 export const USAGE = usage();
 
-function parseFlags(argv: string[]): Record<string, Raw | boolean | undefined> {
+export const DEVCLUSTER_USAGE = `Usage: kapiserver devcluster [flags]
+
+Runs the embedded Kubernetes-compatible API server alone (HTTPS, bearer token, SQLite state).
+
+Flags:
+${flagLines(DEVCLUSTER_SETTINGS)}
+`;
+
+function parseFlags<O>(settings: Setting<O>[], argv: string[]): Record<string, Raw | boolean | undefined> {
   const options: NonNullable<Parameters<typeof parseArgs>[0]>['options'] = {};
-  for (const s of SETTINGS) {
+  for (const s of settings) {
     if (!s.flag) continue;
     const spec = s.arg
       ? { type: 'string' as const, multiple: s.repeatable === true }
@@ -256,25 +315,40 @@ function setPath(doc: Record<string, unknown>, path: string, value: unknown): vo
   at[last] = value;
 }
 
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
-  const flags = parseFlags(argv);
+/** A table's values from the flags, then the environment, then the defaults; config paths go to configOverrides. */
+function readSettings<O>(
+  settings: Setting<O>[],
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Record<string, unknown> {
+  const flags = parseFlags(settings, argv);
   const opts: Record<string, unknown> = { configOverrides: {} };
-  for (const s of SETTINGS) {
+  for (const s of settings) {
     const given = s.flag ? (flags[s.flag] ?? (s.alias ? flags[s.alias] : undefined)) : undefined;
     // A switch (--version, --help): present or not.
     if (typeof given === 'boolean' || (s.flag && !s.arg)) {
-      opts[s.option as string] = given === true;
+      opts[s.option ?? ''] = given === true;
       continue;
     }
     const raw = given ?? ((s.env && env[s.env]) || undefined) ?? s.default;
     if (raw === undefined) continue;
     const value = s.parse ? s.parse(raw, s.flag ?? '') : raw;
     if (s.configPath) setPath(opts.configOverrides as Record<string, unknown>, s.configPath, value);
-    else opts[s.option as string] = value;
+    else opts[s.option ?? ''] = value;
   }
-  const cli = opts as unknown as CliOptions;
+  return opts;
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+  const cli = readSettings(SETTINGS, argv, env) as unknown as CliOptions;
   if (Boolean(cli.tlsCertFile) !== Boolean(cli.tlsPrivateKeyFile)) {
     throw new UsageError('--tls-cert-file and --tls-private-key-file must be given together');
   }
   return cli;
+}
+
+/** `kapiserver devcluster`'s flags (it reads no environment). */
+export function parseDevClusterCli(argv: string[]): DevClusterOptions {
+  const { configOverrides: _, ...options } = readSettings(DEVCLUSTER_SETTINGS, argv, {});
+  return options as unknown as DevClusterOptions;
 }

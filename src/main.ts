@@ -1,7 +1,7 @@
 // kapiserver's entry: parses the flags and answers --help and --version without loading the server; everything
 // else (the dev cluster child, the API server) is imported only when it runs.
 import { readFileSync } from 'node:fs';
-import { parseCli, USAGE, UsageError } from './cli.ts';
+import { parseCli, parseOrExit, USAGE } from './cli.ts';
 import { fail } from './fail.ts';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
@@ -14,13 +14,7 @@ async function main(argv: string[]): Promise<void> {
     await runDevClusterCli(argv.slice(1));
     return;
   }
-  let cli: ReturnType<typeof parseCli>;
-  try {
-    cli = parseCli(argv);
-  } catch (err) {
-    if (err instanceof UsageError) fail(`${err.message}\nRun 'kapiserver --help' for usage.`);
-    throw err;
-  }
+  const cli = parseOrExit('kapiserver', () => parseCli(argv));
   if (cli.help) {
     process.stdout.write(USAGE);
     return;

@@ -1,8 +1,8 @@
 // `kapiserver devcluster`: runs only the embedded Kubernetes-compatible dev cluster.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import pino from 'pino';
+import { DEVCLUSTER_USAGE, parseDevClusterCli, parseOrExit } from '../cli.ts';
 import { createLogger } from '../logger.ts';
 import type { ChildMessage } from './child.ts';
 import { type DevCluster, startDevCluster } from './index.ts';
@@ -10,51 +10,18 @@ import { type DevCluster, startDevCluster } from './index.ts';
 /** A dev cluster started by kapiserver waits this long for the child of a just-killed kapiserver to let go. */
 const SUPERVISED_LOCK_WAIT_MS = 10_000;
 
-const USAGE = `Usage: kapiserver devcluster [flags]
-
-Runs the embedded Kubernetes-compatible API server alone (HTTPS, bearer token, SQLite state).
-
-Flags:
-  --data-dir <dir>        state directory (default .kapiserver)
-  --bind-address <addr>   listen address (default 127.0.0.1)
-  --port <n>              HTTPS port (default 6443; 0 picks a free port)
-  --log-level <level>     pino level (default info)
-  -h, --help              show this help
-`;
-
 export async function runDevClusterCli(argv: string[]): Promise<void> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        'data-dir': { type: 'string' },
-        'bind-address': { type: 'string' },
-        port: { type: 'string' },
-        'log-level': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-    }));
-  } catch (err) {
-    process.stderr.write(`${(err as Error).message}\n\n${USAGE}`);
-    process.exit(2);
-  }
-  if (values.help) {
-    process.stdout.write(USAGE);
+  const options = parseOrExit('kapiserver devcluster', () => parseDevClusterCli(argv));
+  if (options.help) {
+    process.stdout.write(DEVCLUSTER_USAGE);
     return;
   }
-  const portText = String(values.port ?? '6443');
-  const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port > 65535) {
-    process.stderr.write(`--port: "${portText}" is not a port number\n`);
-    process.exit(2);
-  }
-  const dataDir = resolve(String(values['data-dir'] ?? '.kapiserver'));
+  const { port } = options;
+  const dataDir = resolve(options.dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   // Started by kapiserver (an IPC channel to it): its log lines join kapiserver's, and it lives only as long as it.
   const supervised = process.send !== undefined;
-  const level = String(values['log-level'] ?? 'info');
+  const level = options.logLevel;
   const logger = supervised ? createLogger(level, { component: 'devcluster' }) : pino({ level });
   // Until the server is up, losing kapiserver means there is nothing to close.
   let stop: (reason: string) => void = () => process.exit(0);
@@ -64,7 +31,7 @@ export async function runDevClusterCli(argv: string[]): Promise<void> {
   try {
     dev = await startDevCluster({
       dataDir,
-      host: String(values['bind-address'] ?? '127.0.0.1'),
+      host: options.bindAddress,
       port,
       logger,
       lockWaitMs: supervised ? SUPERVISED_LOCK_WAIT_MS : 0,
