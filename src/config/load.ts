@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { ConfigSchema, type KubeSphereConfig } from './schema.ts';
-import { decode, encode, withDefaults } from './schema-walk.ts';
-import { ConfigError, checkDocument, fieldName, firstError, type Json } from './validate.ts';
+import { decode, encode, isMapping, type Json, withDefaults } from './schema-walk.ts';
+import { ConfigError, checkDocument, fieldName, firstError } from './validate.ts';
 
 export interface LoadedConfig {
   config: KubeSphereConfig;
@@ -42,10 +42,6 @@ export function loadConfigFile(path: string): LoadedConfig {
     );
   }
   return configFromDocument(doc, `in ${path}`);
-}
-
-function isMapping(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /** `over` merged into `under`: mappings field by field, anything else (lists included) replaced when present. */

@@ -5,7 +5,7 @@
 // cost the server ~8 MB of memory and ~0.3 s of CPU at every start.
 import type { TSchema } from 'typebox';
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 interface Node {
   type?: string;
@@ -33,7 +33,7 @@ export interface SchemaError {
   message: string;
 }
 
-const isMapping = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isMapping = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const TYPE_CHECKS: Record<string, (v: unknown) => boolean> = {
   object: isMapping,

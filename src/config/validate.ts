@@ -2,7 +2,7 @@
 // expects, and a warning for every field the schema does not know (a typo is reported, not silently dropped).
 import type { TSchema } from 'typebox';
 import { ConfigSchema, UNSERVED_SECTIONS } from './schema.ts';
-import { firstSchemaError, withDefaults } from './schema-walk.ts';
+import { firstSchemaError, type Json, withDefaults } from './schema-walk.ts';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -10,8 +10,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
-
-export type Json = Record<string, unknown>;
 
 export interface CheckedDocument {
   /** The served sections, defaults filled in. */
