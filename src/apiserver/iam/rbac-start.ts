@@ -4,13 +4,13 @@
 
 import { KubeRest } from '../cluster/index.ts';
 import type { BaseContext, RequestAuthorizer } from '../context.ts';
+import { retryUntilDone } from '../startup-retry.ts';
 import { type AuthorizationMode, attributesOf, newAuthorizer } from './authorizer.ts';
 import { EscalationChecker } from './rbac-escalation.ts';
 import { InformerRbacListers } from './rbac-listers.ts';
 import { RuleResolver } from './rbac-resolver.ts';
 import { ensureBuiltinRoles } from './roles.ts';
 
-const RETRY_MS = 2000;
 const MODES: AuthorizationMode[] = ['RBAC', 'AlwaysAllow', 'AlwaysDeny'];
 
 /** `crdsReady` resolves once the iam.kubesphere.io CRDs exist (the token service installs them). */
@@ -28,30 +28,13 @@ export function startAuthorization(
     escalation: new EscalationChecker(byMode.get('RBAC')!, resolver),
   };
 
-  let closed = false;
-  ctx.onClose(() => {
-    closed = true;
-  });
   const rest = new KubeRest(ctx.cluster);
-  const rolesReady = (async () => {
-    try {
-      await crdsReady;
-    } catch {
-      return; // shutting down
+  const rolesReady = retryUntilDone(ctx, crdsReady, 'built-in global roles', async () => {
+    await ensureBuiltinRoles(rest, ctx.logger);
+    // Let the informer see them, so the first request after start-up is judged with the built-in roles.
+    for (let i = 0; i < 100 && !listers.role('GlobalRole', '', 'platform-admin'); i++) {
+      await new Promise((r) => setTimeout(r, 50).unref());
     }
-    while (!closed) {
-      try {
-        await ensureBuiltinRoles(rest, ctx.logger);
-        // Let the informer see them, so the first request after start-up is judged with the built-in roles.
-        for (let i = 0; i < 100 && !listers.role('GlobalRole', '', 'platform-admin'); i++) {
-          await new Promise((r) => setTimeout(r, 50).unref());
-        }
-        return;
-      } catch (err) {
-        ctx.logger.warn({ err: (err as Error).message }, 'built-in global roles not created yet; retrying');
-        await new Promise((r) => setTimeout(r, RETRY_MS).unref());
-      }
-    }
-  })();
+  });
   return { authorizer, synced: () => listers.hasSynced(), rolesReady };
 }

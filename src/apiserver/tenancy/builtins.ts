@@ -5,6 +5,7 @@
 import type { Logger } from 'pino';
 import { isConflict, isNotFound, type KubeObject, KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
+import { retryUntilDone } from '../startup-retry.ts';
 import { ROLE_TEMPLATES } from './role-templates.ts';
 
 export const SYSTEM_WORKSPACE = 'system-workspace';
@@ -53,8 +54,6 @@ const SYSTEM_WORKSPACE_OBJECT: KubeObject = {
   metadata: systemWorkspaceMeta,
   spec: systemWorkspaceSpec,
 };
-
-const RETRY_MS = 2000;
 
 // Every kind created here pluralises regularly (ClusterRole -> clusterroles, RoleBase -> rolebases, ...).
 const collectionPath = (o: KubeObject) => `/apis/${o.apiVersion}/${o.kind!.toLowerCase()}s`;
@@ -142,28 +141,8 @@ export function startTenancyBuiltins(
   ctx: Pick<ServerContext, 'cluster' | 'logger' | 'onClose'>,
   crdsReady: Promise<unknown>,
 ): Promise<void> {
-  let closed = false;
-  ctx.onClose(() => {
-    closed = true;
-  });
   const rest = new KubeRest(ctx.cluster);
-  return (async () => {
-    try {
-      await crdsReady;
-    } catch {
-      return; // shutting down
-    }
-    while (!closed) {
-      try {
-        await ensureTenancyBuiltins(rest, ctx.logger);
-        return;
-      } catch (err) {
-        ctx.logger.warn(
-          { err: (err as Error).message },
-          'built-in tenancy objects not created yet; retrying',
-        );
-        await new Promise((r) => setTimeout(r, RETRY_MS).unref());
-      }
-    }
-  })();
+  return retryUntilDone(ctx, crdsReady, 'built-in tenancy objects', () =>
+    ensureTenancyBuiltins(rest, ctx.logger),
+  );
 }
