@@ -45,21 +45,7 @@ export function collectionPath(ref: ResourceRef, namespace?: string): string {
 }
 
 /** One cached object. Immutable: an update replaces the entry. */
-export interface Entry {
-  /** `namespace/name`, or `name` for cluster-scoped objects. */
-  readonly key: string;
-  readonly namespace: string;
-  readonly name: string;
-  readonly uid: string;
-  readonly resourceVersion: string;
-  /** metadata.creationTimestamp in epoch milliseconds (0 when absent). */
-  readonly created: number;
-  readonly labels: Readonly<Record<string, string>> | undefined;
-  /** The object as JSON (managedFields removed, kind/apiVersion/selfLink filled in). */
-  readonly json: string;
-  /** A fresh parse of `json`: callers may mutate it. */
-  object(): KubeObject;
-}
+export type Entry = CachedEntry;
 
 export interface EventHandler {
   onAdd?(obj: KubeObject, entry: Entry): void;
@@ -588,14 +574,17 @@ export class Informer {
 }
 
 /** A class (not a closure per object) so 20,000 entries share one `object` method. */
-class CachedEntry implements Entry {
+class CachedEntry {
+  /** `namespace/name`, or `name` for cluster-scoped objects. */
   readonly key: string;
   readonly namespace: string;
   readonly name: string;
   readonly uid: string;
   readonly resourceVersion: string;
+  /** metadata.creationTimestamp in epoch milliseconds (0 when absent). */
   readonly created: number;
   readonly labels: Readonly<Record<string, string>> | undefined;
+  /** The object as JSON (managedFields removed, kind/apiVersion/selfLink filled in). */
   readonly json: string;
 
   constructor(obj: KubeObject) {
@@ -613,6 +602,7 @@ class CachedEntry implements Entry {
       meta.labels && Object.keys(meta.labels).length > 0 ? Object.freeze({ ...meta.labels }) : undefined;
   }
 
+  /** A fresh parse of `json`: callers may mutate it. */
   object(): KubeObject {
     return JSON.parse(this.json) as KubeObject;
   }
