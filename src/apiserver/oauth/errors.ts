@@ -1,4 +1,5 @@
 // RFC 6749 section 5.2 error responses, the one error shape on /oauth/*: {"error", "error_description"}.
+import { fieldPath, type SchemaFailure } from '../validation.ts';
 
 export type OAuthErrorCode =
   | 'invalid_request'
@@ -49,6 +50,18 @@ export const invalidGrant = (description: string, status = 400) =>
   new OAuthError(status, 'invalid_grant', description);
 export const unsupportedGrantType = (grantType: string) =>
   new OAuthError(400, 'unsupported_grant_type', `unsupported grant type "${grantType.slice(0, 64)}"`);
+/**
+ * fastify's schemaErrorFormatter for /oauth: the first failed field as `invalid_request`, named but never quoted (a
+ * form carries passwords and client secrets). A missing or empty field reads "<field> is required".
+ */
+export function oauthErrorFromValidation(failures: readonly SchemaFailure[], part: string): OAuthError {
+  const f = failures[0];
+  const missing = f?.keyword === 'required' ? (f.params.requiredProperties as string[])[0] : undefined;
+  const field = fieldPath(missing ? `${f.instancePath}/${missing}` : (f?.instancePath ?? '')) || part;
+  if (missing !== undefined || (f?.keyword === 'minLength' && f.params.limit === 1))
+    return invalidRequest(`${field} is required`);
+  return invalidRequest(`${field} ${f?.message ?? 'is invalid'}`);
+}
 export const serverError = (description = 'the server could not complete the request') =>
   new OAuthError(500, 'server_error', description);
 

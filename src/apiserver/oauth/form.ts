@@ -39,6 +39,12 @@ export function parseForm(body: Buffer | string): Form {
   return form;
 }
 
+/** A parsed form as the plain object its route schema describes (no body at all is an empty form). */
+export function formFields(body: unknown): unknown {
+  if (body === undefined || body === null) return {};
+  return body instanceof Map ? Object.fromEntries(body) : body;
+}
+
 /** Client credentials from `Authorization: Basic` (RFC 6749 2.3.1: each part form-url-encoded before base64). */
 export function parseBasicAuth(header: string | undefined): { id: string; secret: string } | undefined {
   if (!header) return undefined;

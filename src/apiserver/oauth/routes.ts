@@ -1,19 +1,30 @@
 // /oauth/* endpoints. Errors are RFC 6749 JSON (`{"error", "error_description"}`) with KubeSphere's status codes;
-// a failed bearer check on an authenticated /oauth endpoint is still a Kubernetes Status (from the filter).
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+// a failed bearer check on an authenticated /oauth endpoint is still a Kubernetes Status (from the filter). Route
+// schemas (./schemas.ts) document every endpoint and validate the token and revocation forms.
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { StatusError, unauthorized } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
+import { typeboxValidatorCompiler } from '../validation.ts';
 import {
   DESCRIPTIONS,
   invalidClient,
   invalidRequest,
   OAuthError,
+  oauthErrorFromValidation,
   serverError,
   temporarilyUnavailable,
   unsupportedGrantType,
 } from './errors.ts';
-import { type Form, parseBasicAuth, parseForm } from './form.ts';
+import { type Form, formFields, parseBasicAuth, parseForm } from './form.ts';
 import { logoutRedirectAllowed } from './logout-redirect.ts';
+import {
+  discoverySchema,
+  keysSchema,
+  logoutSchema,
+  revokeSchema,
+  tokenSchema,
+  userInfoSchema,
+} from './schemas.ts';
 import type { OAuthService } from './service.ts';
 import { TokenStoreUnavailableError } from './store/index.ts';
 
@@ -21,6 +32,31 @@ import { TokenStoreUnavailableError } from './store/index.ts';
 export const OAUTH_BODY_LIMIT = 64 * 1024;
 
 const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+const validateForm = typeboxValidatorCompiler(formFields);
+/**
+ * Forms are validated; the logout query is documented only: its handler reads it as before (a repeated parameter is
+ * no redirect), which a schema of single strings would refuse.
+ */
+const validatorCompiler: typeof validateForm = (route) =>
+  route.httpPart === 'querystring' ? () => true : validateForm(route);
+
+/** Answers are serialised as they are: a response schema documents, it never drops a field. */
+const jsonSerializer = () => (data: unknown) => JSON.stringify(data);
+
+/**
+ * Schema failures of a form are attached to the request, not answered at once: RFC 6749's order (KubeSphere's, see
+ * the token handler) authenticates the client first, so a malformed form from an unknown client is invalid_client.
+ */
+const formRoute = (schema: FastifySchema) => ({
+  bodyLimit: OAUTH_BODY_LIMIT,
+  schema,
+  attachValidation: true,
+});
+
+function throwIfInvalid(request: FastifyRequest): void {
+  if (request.validationError) throw request.validationError;
+}
 
 function noStore(reply: FastifyReply): FastifyReply {
   return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
@@ -98,6 +134,9 @@ function authenticateClient(oauth: OAuthService, request: FastifyRequest, form: 
 export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oauth: OAuthService): void {
   void app.register(async (scope) => {
     scope.setErrorHandler(oauthErrorHandler(ctx));
+    scope.setValidatorCompiler(validatorCompiler);
+    scope.setSchemaErrorFormatter(oauthErrorFromValidation);
+    scope.setSerializerCompiler(jsonSerializer);
     // Only forms are accepted here: any other media type is refused before its body is parsed.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { bodyLimit: OAUTH_BODY_LIMIT }, (_req, _payload, done) => {
@@ -114,15 +153,14 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
         }
       },
     );
-    const routeOpts = { bodyLimit: OAUTH_BODY_LIMIT };
 
-    scope.post('/oauth/token', routeOpts, async (request, reply) => {
+    scope.post('/oauth/token', formRoute(tokenSchema), async (request, reply) => {
       noStore(reply);
       const form = formOf(request);
       let grant = form.get('grant_type') ?? '';
       try {
         const client = authenticateClient(oauth, request, form);
-        if (!grant) throw invalidRequest('grant_type is required');
+        throwIfInvalid(request); // a missing or empty grant_type
         const tokens = ensureReady(oauth);
         if (grant === 'password') {
           const user = await oauth.passwords.authenticate(
@@ -136,6 +174,7 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
         }
         if (grant === 'refresh_token') {
           const refresh = form.get('refresh_token') ?? '';
+          // Required by this grant only, and after the start-up check: not the schema's to refuse.
           if (!refresh) throw invalidRequest('refresh_token is required');
           const body = await tokens.refresh(refresh, client);
           ctx.metrics.tokenIssued(grant, 'success');
@@ -150,13 +189,12 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
     });
 
     // RFC 7009: the client authenticates; the answer is 200 whether or not the token was valid.
-    scope.post('/oauth/revoke', routeOpts, async (request, reply) => {
+    scope.post('/oauth/revoke', formRoute(revokeSchema), async (request, reply) => {
       noStore(reply);
       const form = formOf(request);
       authenticateClient(oauth, request, form);
-      const token = form.get('token') ?? '';
-      if (!token) throw invalidRequest('token is required');
-      await ensureReady(oauth).revoke(token);
+      throwIfInvalid(request); // a missing or empty token
+      await ensureReady(oauth).revoke(form.get('token')!);
       return reply.code(200).type('application/json').send('{}');
     });
 
@@ -188,22 +226,10 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
       if (typeof q.state === 'string' && q.state) target.searchParams.append('state', q.state);
       return reply.code(302).header('location', target.toString()).type('text/plain').send('');
     };
-    scope.get('/oauth/logout', logout);
-    scope.post('/oauth/logout', routeOpts, logout);
+    scope.get('/oauth/logout', { schema: logoutSchema('GET') }, logout);
+    scope.post('/oauth/logout', { bodyLimit: OAUTH_BODY_LIMIT, schema: logoutSchema('POST') }, logout);
 
-    scope.get('/oauth/userinfo', async (request) => {
-      const user = request.user;
-      if (!user) throw unauthorized();
-      const u = oauth.users.get(user.name);
-      return {
-        sub: user.name,
-        name: user.name,
-        preferred_username: user.name,
-        email: u?.spec?.email ?? '',
-      };
-    });
-
-    scope.get('/oauth/.well-known/openid-configuration', async (request) => {
+    scope.get('/oauth/.well-known/openid-configuration', { schema: discoverySchema }, async (request) => {
       const host = request.headers.host ?? 'localhost';
       const base = `${request.protocol}://${host}`;
       return {
@@ -221,7 +247,19 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
       };
     });
     // No RSA ID-token key is configured (access tokens are HS256, never published): an empty key set.
-    scope.get('/oauth/keys', async () => ({ keys: [] }));
+    scope.get('/oauth/keys', { schema: keysSchema }, async () => ({ keys: [] }));
+
+    scope.get('/oauth/userinfo', { schema: userInfoSchema }, async (request) => {
+      const user = request.user;
+      if (!user) throw unauthorized();
+      const u = oauth.users.get(user.name);
+      return {
+        sub: user.name,
+        name: user.name,
+        preferred_username: user.name,
+        email: u?.spec?.email ?? '',
+      };
+    });
   });
 }
 
