@@ -7,38 +7,19 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { ClusterConnection } from '../src/apiserver/cluster/index.ts';
 import { startTestDevCluster } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
+import { benchNode, fill, freePort, waitFor } from './_helpers.ts';
 
 const NODES = Number(process.env.BENCH_NODES ?? 10_000);
 const PODS = Number(process.env.BENCH_PODS ?? 20_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROOT = resolve(import.meta.dirname, '..');
 const NODES_PATH = '/kapis/resources.kubesphere.io/v1alpha3/nodes';
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once('error', rej);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-  });
-}
-
-async function waitFor(what: string, fn: () => Promise<boolean>, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await fn().catch(() => false))) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 function rssMiB(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -100,26 +81,7 @@ async function main() {
       if (res.statusCode !== 201 && res.statusCode !== 409)
         throw new Error(`POST ${path}: ${res.statusCode}`);
     };
-    const fill = async (from: number, to: number, make: (i: number) => Promise<void>) => {
-      let next = from;
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (next < to) await make(next++);
-        }),
-      );
-    };
-    const node = (i: number) =>
-      post('/api/v1/nodes', {
-        metadata: {
-          name: `bench-node-${i}`,
-          labels: { 'kubernetes.io/hostname': `bench-node-${i}`, bench: '' },
-        },
-        spec: {},
-        status: {
-          allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
-          conditions: [{ type: 'Ready', status: 'True' }],
-        },
-      });
+    const node = (i: number) => post('/api/v1/nodes', benchNode(i));
     const pod = (i: number) =>
       post('/api/v1/namespaces/default/pods', {
         metadata: { name: `bench-pod-${i}`, labels: { app: `bench-${i % 50}` } },

@@ -10,46 +10,20 @@
 // Where /proc exists, each run also records the CPU time per request of every process involved (dev cluster,
 // kapiserver = this process, autocannon): when all of them share few cores, throughput follows CPU per request, and
 // `cpuBoundRatio` is the ratio those costs alone permit on this machine's cores. Prints JSON + a summary.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
 import { startTestStack } from '../test/helpers/stack.ts';
+import { autocannon, cpuSeconds, type Load, median, medianOf } from './_helpers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 60);
-const AUTOCANNON = resolve(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
-
-interface Load {
-  rps: number;
-  p99: number;
-  p50: number;
-  non2xx: number;
-  errors: number;
-  mbPerSec: number;
-  requests: number;
-}
-
-/** CPU seconds (user + system) of a process, and of its exited, waited-for children; undefined without /proc. */
-function cpuSeconds(pid: number | 'self'): { self: number; children: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = 100; // USER_HZ on Linux
-    return {
-      self: (Number(f[11]) + Number(f[12])) / ticks,
-      children: (Number(f[13]) + Number(f[14])) / ticks,
-    };
-  } catch {
-    return undefined;
-  }
-}
 
 /** Microseconds of CPU per request of each process during one run. */
 type CpuPerRequest = Record<'devcluster' | 'kapiserver' | 'autocannon', number>;
@@ -59,12 +33,23 @@ interface Measured {
   cpu?: CpuPerRequest;
 }
 
+/** The load every run of this benchmark applies: GET `url` with a bearer token. */
+function applyLoad(url: string, token: string, caFile: string): Promise<Load> {
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    seconds: SECONDS,
+    headers: { authorization: `Bearer ${token}` },
+    caFile,
+  });
+}
+
 /** One autocannon run with the CPU each process spent on it. */
 async function measure(url: string, token: string, caFile: string, devPid: number): Promise<Measured> {
   const dev0 = cpuSeconds(devPid);
   const self0 = cpuSeconds('self');
   const own0 = process.cpuUsage();
-  const load = await autocannon(url, token, caFile);
+  const load = await applyLoad(url, token, caFile);
   const own1 = process.cpuUsage();
   const dev1 = cpuSeconds(devPid);
   const self1 = cpuSeconds('self');
@@ -87,69 +72,6 @@ async function measure(url: string, token: string, caFile: string, devPid: numbe
 function cpuCapacity(usPerRequest: number[]): number {
   const total = usPerRequest.reduce((a, b) => a + b, 0);
   return Math.min(availableParallelism() / total, 1 / Math.max(...usPerRequest)) * 1e6;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? 0 : s[Math.floor((s.length - 1) / 2)];
-}
-
-/** Per-field median over rounds. */
-function medianOf<T extends Record<keyof T, number>>(rows: T[]): T {
-  const out = {} as Record<keyof T, number>;
-  for (const k of Object.keys(rows[0]) as (keyof T)[]) out[k] = median(rows.map((r) => r[k]));
-  return out as T;
-}
-
-function autocannon(url: string, token: string, caFile: string): Promise<Load> {
-  return new Promise((res, rej) => {
-    const child = spawn(
-      process.execPath,
-      [
-        AUTOCANNON,
-        '-c',
-        String(CONNECTIONS),
-        '-d',
-        String(SECONDS),
-        '-j',
-        '-n',
-        '-H',
-        `authorization=Bearer ${token}`,
-        url,
-      ],
-      { env: { ...process.env, NODE_EXTRA_CA_CERTS: caFile } },
-    );
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-    });
-    child.stderr.on('data', (d) => {
-      err += d;
-    });
-    child.on('close', () => {
-      try {
-        const r = JSON.parse(out) as {
-          requests: { average: number; total: number };
-          latency: { p99: number; p50: number };
-          non2xx: number;
-          errors: number;
-          throughput: { average: number };
-        };
-        res({
-          rps: r.requests.average,
-          p99: r.latency.p99,
-          p50: r.latency.p50,
-          non2xx: r.non2xx,
-          errors: r.errors,
-          mbPerSec: r.throughput.average / 1e6,
-          requests: r.requests.total,
-        });
-      } catch {
-        rej(new Error(`autocannon failed: ${err.slice(0, 500)}`));
-      }
-    });
-  });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -234,8 +156,8 @@ async function main() {
     const devPid = dev.child.pid ?? 0;
     for (const [name, path] of Object.entries(targets)) {
       // Warm both paths (connections, caches), then alternate direct and kapiserver runs.
-      await autocannon(`${dev.url}${path}`, dev.token, caFile).catch(() => undefined);
-      await autocannon(`${stack.secureUrl}${path}`, token, caFile).catch(() => undefined);
+      await applyLoad(`${dev.url}${path}`, dev.token, caFile).catch(() => undefined);
+      await applyLoad(`${stack.secureUrl}${path}`, token, caFile).catch(() => undefined);
       const runs: Record<'direct' | 'kapiserver', Measured[]> = { direct: [], kapiserver: [] };
       for (let r = 0; r < ROUNDS; r++) {
         runs.direct.push(await measure(`${dev.url}${path}`, dev.token, caFile, devPid));

@@ -1,0 +1,152 @@
+// Pieces several benchmarks share: autocannon as its own process, CPU time from /proc, free ports, polling, medians
+// and the bench node shape. (run-bench.mjs skips files starting with `_`: this is not a benchmark.)
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { resolve } from 'node:path';
+
+const AUTOCANNON = resolve(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
+
+export interface Load {
+  rps: number;
+  p99: number;
+  p50: number;
+  non2xx: number;
+  errors: number;
+  mbPerSec: number;
+  requests: number;
+}
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  seconds: number;
+  headers?: Record<string, string>;
+  method?: string;
+  body?: string;
+  /** A CA file autocannon trusts (HTTPS targets with a local CA). */
+  caFile?: string;
+}
+
+/**
+ * One bounded autocannon run in its own process, so the load generator never shares an event loop with what it
+ * measures.
+ */
+export function autocannon(opts: LoadOptions): Promise<Load> {
+  const args = [AUTOCANNON, '-c', String(opts.connections), '-d', String(opts.seconds), '-j', '-n'];
+  for (const [name, value] of Object.entries(opts.headers ?? {})) args.push('-H', `${name}=${value}`);
+  if (opts.method) args.push('-m', opts.method);
+  if (opts.body !== undefined) args.push('-b', opts.body);
+  args.push(opts.url);
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, args, {
+      env: opts.caFile ? { ...process.env, NODE_EXTRA_CA_CERTS: opts.caFile } : process.env,
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+    });
+    child.stderr.on('data', (d) => {
+      err += d;
+    });
+    child.on('close', () => {
+      try {
+        const r = JSON.parse(out) as {
+          requests: { average: number; total: number };
+          latency: { p99: number; p50: number };
+          non2xx: number;
+          errors: number;
+          throughput: { average: number };
+        };
+        res({
+          rps: r.requests.average,
+          p99: r.latency.p99,
+          p50: r.latency.p50,
+          non2xx: r.non2xx,
+          errors: r.errors,
+          mbPerSec: r.throughput.average / 1e6,
+          requests: r.requests.total,
+        });
+      } catch {
+        rej(new Error(`autocannon failed: ${err.slice(0, 500)}`));
+      }
+    });
+  });
+}
+
+/** CPU seconds (user + system) of a process, and of its exited, waited-for children; undefined without /proc. */
+export function cpuSeconds(pid: number | 'self'): { self: number; children: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = 100; // USER_HZ on Linux
+    return {
+      self: (Number(f[11]) + Number(f[12])) / ticks,
+      children: (Number(f[13]) + Number(f[14])) / ticks,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s[Math.floor((s.length - 1) / 2)];
+}
+
+/** Per-field median over rounds. */
+export function medianOf<T extends Record<keyof T, number>>(rows: T[]): T {
+  const out = {} as Record<keyof T, number>;
+  for (const k of Object.keys(rows[0]) as (keyof T)[]) out[k] = median(rows.map((r) => r[k]));
+  return out as T;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => res(port));
+    });
+  });
+}
+
+export async function waitFor(what: string, fn: () => Promise<boolean>, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await fn().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Runs `make(i)` for every i in [from, to), `concurrency` at a time. */
+export async function fill(
+  from: number,
+  to: number,
+  make: (i: number) => Promise<void>,
+  concurrency = 16,
+): Promise<void> {
+  let next = from;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < to) await make(next++);
+    }),
+  );
+}
+
+/** A ready worker node named bench-node-<i>. */
+export function benchNode(i: number): unknown {
+  return {
+    metadata: {
+      name: `bench-node-${i}`,
+      labels: { 'kubernetes.io/hostname': `bench-node-${i}`, bench: '' },
+    },
+    spec: {},
+    status: {
+      allocatable: { cpu: '4', memory: '8Gi', pods: '110' },
+      conditions: [{ type: 'Ready', status: 'True' }],
+    },
+  };
+}
