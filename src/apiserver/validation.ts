@@ -72,12 +72,9 @@ function reasonOf(keyword: string): string {
 export function causesOf(failures: readonly SchemaFailure[], root: string): StatusCause[] {
   const byField = new Map<string, StatusCause>();
   for (const f of failures) {
-    // A map whose values must be strings reports a bad value twice: as that value's type and as an "additional
-    // property" of the map; the first names the field.
-    if (
-      f.keyword === 'additionalProperties' &&
-      failures.some((o) => o.instancePath.startsWith(`${f.instancePath}/`))
-    )
+    // A failure inside a field says more than the ones about the field as a whole: a map whose values must be
+    // strings also reports the bad value as an "additional property", a nullable field also reports "must be null".
+    if (f.keyword !== 'required' && failures.some((o) => o.instancePath.startsWith(`${f.instancePath}/`)))
       continue;
     const missing =
       f.keyword === 'required' ? (f.params.requiredProperties as string[] | undefined) : undefined;

@@ -6,9 +6,13 @@ import { MAX_LIMIT } from './query.ts';
 
 export const StringMap = Type.Object({}, { additionalProperties: Type.String() });
 
+/** A field a client may also send as null, which the handlers read as absent (as Go's encoding/json). */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
 export const ObjectMeta = Type.Object(
   {
-    name: Type.String({ description: 'Object name' }),
+    // Optional, as in Kubernetes' ObjectMeta: a write to a named path takes the name from the path.
+    name: Type.Optional(Type.String({ description: 'Object name' })),
     namespace: Type.Optional(Type.String()),
     selfLink: Type.Optional(
       Type.String({ description: 'Path of the object in the native orchestrator API' }),
@@ -21,12 +25,14 @@ export const ObjectMeta = Type.Object(
     ),
     deletionTimestamp: Type.Optional(Type.String({ format: 'date-time' })),
     labels: Type.Optional(
-      Type.Object(
-        {},
-        { additionalProperties: Type.String(), description: 'Label values may be empty strings' },
+      Nullable(
+        Type.Object(
+          {},
+          { additionalProperties: Type.String(), description: 'Label values may be empty strings' },
+        ),
       ),
     ),
-    annotations: Type.Optional(StringMap),
+    annotations: Type.Optional(Nullable(StringMap)),
     ownerReferences: Type.Optional(
       Type.Array(
         Type.Object(

@@ -6,6 +6,18 @@ type Obj = Record<string, Json>;
 
 const isObj = (v: Json): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * Swagger 2.0 has no null type: a nullable schema (`anyOf: [schema, {type: "null"}]`, what TypeBox writes for a field
+ * a client may send as null) becomes that schema with `x-nullable`, as Kubernetes' own swagger marks such fields.
+ */
+function swagger2Nullable(node: Obj): Obj {
+  const { anyOf, ...rest } = node;
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return node;
+  const other = anyOf.filter((s) => !(isObj(s) && s.type === 'null' && Object.keys(s).length === 1));
+  if (other.length !== 1 || !isObj(other[0])) return node;
+  return { ...other[0], ...rest, 'x-nullable': true };
+}
+
 /** Hoists titled schemas (inner ones first); a title used by two different shapes stays inline for the second. */
 export function hoistDefinitions(doc: Obj): Obj {
   const definitions: Obj = {};
@@ -18,6 +30,7 @@ export function hoistDefinitions(doc: Obj): Obj {
     if (!isObj(node)) return node;
     const out: Obj = {};
     for (const [k, v] of Object.entries(node)) out[k] = walk(v);
+    if ('anyOf' in out) return swagger2Nullable(out);
     const title = out.title;
     if (typeof title !== 'string' || !('type' in out)) return out;
     // A description may be per use (errors() labels each Status "Not found", "Conflict", ...).

@@ -1,9 +1,11 @@
 // Route schemas (typebox) of iam.kubesphere.io/v1alpha2 for the swagger document. Handlers validate bodies
 // themselves (400 Status naming the field), see route.ts.
 import Type from 'typebox';
-import { ListQueryString, ObjectMeta } from '../schemas.ts';
+import { ListQueryString, Nullable, ObjectMeta, StringMap } from '../schemas.ts';
 
 export const MIN_PASSWORD = 6;
+/** What the user routes accept as an e-mail address. */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** bcrypt only reads the first 72 bytes. */
 export const MAX_PASSWORD_BYTES = 72;
 
@@ -16,26 +18,31 @@ export const UserSchema = Type.Object(
   {
     apiVersion: Type.Optional(Type.String({ default: 'iam.kubesphere.io/v1alpha2' })),
     kind: Type.Optional(Type.String({ default: 'User' })),
-    metadata: Type.Object(
-      {
-        name: Type.String(),
-        labels: Type.Optional(Type.Object({}, { additionalProperties: Type.String() })),
-        annotations: Type.Optional(Type.Object({}, { additionalProperties: Type.String() })),
-      },
-      { additionalProperties: true },
+    // A PUT takes the name from the path; a body without metadata or spec changes neither.
+    metadata: Type.Optional(
+      Type.Object(
+        {
+          name: Type.Optional(Type.String()),
+          labels: Type.Optional(Nullable(StringMap)),
+          annotations: Type.Optional(Nullable(StringMap)),
+        },
+        { additionalProperties: true },
+      ),
     ),
-    spec: Type.Object(
-      {
-        email: Type.Optional(Type.String({ format: 'email' })),
-        lang: Type.Optional(Type.String()),
-        description: Type.Optional(Type.String()),
-        displayName: Type.Optional(Type.String()),
-        groups: Type.Optional(Type.Array(Type.String())),
-        password: Type.Optional(
-          Type.String({ description: 'Initial password (create only; write-only, never returned)' }),
-        ),
-      },
-      { additionalProperties: true },
+    spec: Type.Optional(
+      Type.Object(
+        {
+          email: Type.Optional(Type.String({ pattern: EMAIL.source, description: 'E-mail address' })),
+          lang: Type.Optional(Type.String()),
+          description: Type.Optional(Type.String()),
+          displayName: Type.Optional(Type.String()),
+          groups: Type.Optional(Type.Array(Type.String())),
+          password: Type.Optional(
+            Type.String({ description: 'Initial password (create only; write-only, never returned)' }),
+          ),
+        },
+        { additionalProperties: true },
+      ),
     ),
     status: Type.Optional(
       Type.Object(
@@ -54,8 +61,12 @@ export const UserSchema = Type.Object(
 
 export const PasswordReset = Type.Object(
   {
+    // Not typed: only a change of your own password reads it (any other value is "incorrect old password").
     currentPassword: Type.Optional(
-      Type.String({ description: 'Required when changing your own password', format: 'password' }),
+      Type.Unknown({
+        description: 'Required when changing your own password (a string)',
+        format: 'password',
+      }),
     ),
     password: Type.String({
       description: `New password, ${MIN_PASSWORD}..${MAX_PASSWORD_BYTES} bytes`,
@@ -82,12 +93,15 @@ export function roleSchema(kind: string, apiVersion: string) {
     {
       apiVersion: Type.Optional(Type.String({ default: apiVersion })),
       kind: Type.Optional(Type.String({ default: kind })),
-      metadata: ObjectMeta,
+      // A PUT takes the name from the path: a body may leave metadata out.
+      metadata: Type.Optional(ObjectMeta),
       rules: Type.Optional(
-        Type.Array(PolicyRule, {
-          description:
-            'Ignored when the iam.kubesphere.io/aggregation-roles annotation is set: the rules are then those of the named role templates',
-        }),
+        Nullable(
+          Type.Array(PolicyRule, {
+            description:
+              'Ignored when the iam.kubesphere.io/aggregation-roles annotation is set: the rules are then those of the named role templates',
+          }),
+        ),
       ),
     },
     { title: kind, additionalProperties: true },

@@ -31,7 +31,6 @@ import {
   rec,
   restrictNames,
   searchOf,
-  stringMap,
   success,
   TAG,
   USER_REF_LABEL,
@@ -42,9 +41,11 @@ import { checkEscalation, checkUserGroups } from './escalation.ts';
 import { templatesOf } from './role-body.ts';
 import { MAX_PASSWORD_BYTES, MIN_PASSWORD, PasswordReset, SuccessSchema, UserSchema } from './schemas.ts';
 
+/** A string map the route schema let through; null (allowed, as absent) is undefined. */
+type StringMap = Record<string, string> | undefined;
+
 const UNINITIALIZED = 'iam.kubesphere.io/uninitialized';
 export const GLOBALROLE_ANNOTATION = 'iam.kubesphere.io/globalrole';
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const UserParam = Type.Object({ user: Type.String({ description: 'User name' }) });
 
 /** The user as served: no credential, plus an annotation naming the user's role in some scope when given. */
@@ -57,8 +58,9 @@ export function presentUser(obj: KubeObject, annotation?: string, role?: string)
   return shown;
 }
 
-function checkPassword(field: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length < MIN_PASSWORD) {
+/** A password the route schema typed as a string: long enough, and within what bcrypt reads. */
+function checkPassword(field: string, value: string): string {
+  if (value.length < MIN_PASSWORD) {
     throw badRequest(`${field} must be a string of at least ${MIN_PASSWORD} characters`);
   }
   if (Buffer.byteLength(value) > MAX_PASSWORD_BYTES) {
@@ -67,7 +69,10 @@ function checkPassword(field: string, value: unknown): string {
   return value;
 }
 
-/** Validates the writable parts of a User body and returns them (spec without password, labels, annotations). */
+/**
+ * The writable parts of a User body (spec without password, labels, annotations); the route schema has checked their
+ * types, this checks the name and the global role.
+ */
 function userFields(
   body: unknown,
   name?: string,
@@ -86,27 +91,15 @@ function userFields(
   const spec = { ...rec(b.spec) };
   delete spec.password;
   delete spec.encryptedPassword;
-  if (spec.email !== undefined && (typeof spec.email !== 'string' || !EMAIL.test(spec.email))) {
-    throw badRequest('spec.email must be an e-mail address');
-  }
-  for (const f of ['lang', 'description', 'displayName']) {
-    if (spec[f] !== undefined && typeof spec[f] !== 'string') throw badRequest(`spec.${f} must be a string`);
-  }
-  if (
-    spec.groups !== undefined &&
-    !(Array.isArray(spec.groups) && spec.groups.every((g) => typeof g === 'string'))
-  ) {
-    throw badRequest('spec.groups must be a list of strings');
-  }
   // The global role travels as an annotation (as in KubeSphere); it is stored as a binding, never on the user.
-  let annotations = stringMap('metadata.annotations', meta.annotations);
+  let annotations = (meta.annotations ?? undefined) as StringMap;
   let globalRole: string | undefined;
   if (annotations && GLOBALROLE_ANNOTATION in annotations) {
     const { [GLOBALROLE_ANNOTATION]: role, ...rest } = annotations;
     annotations = rest;
     if (role !== '') globalRole = checkName(`annotation ${GLOBALROLE_ANNOTATION}`, role);
   }
-  return { name: n, spec, labels: stringMap('metadata.labels', meta.labels), annotations, globalRole };
+  return { name: n, spec, labels: (meta.labels ?? undefined) as StringMap, annotations, globalRole };
 }
 
 export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
@@ -210,7 +203,9 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
       if (f.globalRole) await checkGlobalRole(request, f.name, f.globalRole);
       const plain = rec(rec(request.body).spec).password;
       const spec: Rec = { ...f.spec };
-      if (plain !== undefined) spec.password = await hashPassword(checkPassword('spec.password', plain));
+      if (plain !== undefined) {
+        spec.password = await hashPassword(checkPassword('spec.password', plain as string));
+      }
       const obj = {
         apiVersion: `${GROUP}/${VERSION}`,
         kind: 'User',
@@ -315,7 +310,7 @@ export function registerUserRoutes(app: FastifyInstance, deps: IamDeps): void {
     handler: async (request) => {
       const { user } = request.params as { user: string };
       const body = rec(request.body);
-      const password = checkPassword('password', body.password);
+      const password = checkPassword('password', body.password as string);
       const current = (await rest.get(userPath(user)).catch(fail(user))) as KubeObject;
       if (request.user?.name === user) {
         const given = body.currentPassword;
