@@ -1,7 +1,8 @@
 // The controllers under their Lease with several replicas on one dev cluster: two kapiservers (sharing a Redis token
 // store when redis-server is installed) elect one leader, only the leader writes (each replica reaches the cluster
-// through its own recording hop, test/proxy/spy.ts), and the other takes over when the leader stops. A replica killed
-// with SIGKILL in the middle of creating workspaces leaves nothing half-created once a new one has taken over.
+// through its own recording hop, test/proxy/spy.ts; the user controller included), and the other takes over when the
+// leader stops. A replica killed with SIGKILL in the middle of creating workspaces leaves nothing half-created once a
+// new one has taken over.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -99,6 +100,25 @@ test('two replicas elect one leader; only it writes; the other takes over when i
       (s) => s.seen.filter((x) => x.method === 'PUT' && x.url.startsWith(LEASE)).length,
     );
     assert.equal(renewals[1 - leader], 0, 'only the leader renews the Lease');
+
+    // The user controller too: a plaintext password is hashed by the leader alone.
+    const userPath = '/apis/iam.kubesphere.io/v1alpha2/users/replicas-user';
+    await rest.create('/apis/iam.kubesphere.io/v1alpha2/users', {
+      apiVersion: 'iam.kubesphere.io/v1alpha2',
+      kind: 'User',
+      metadata: { name: 'replicas-user' },
+      spec: { email: 'replicas-user@example.com', password: 'Plain-Passw0rd' },
+    });
+    await eventually(
+      async () => (await rest.get<{ spec: { password: string } }>(userPath)).spec.password.startsWith('$2'),
+      20_000,
+      'the password hashed',
+    );
+    const userWrites = spies.map(
+      (s) => s.seen.filter((x) => x.method !== 'GET' && x.url.startsWith(userPath)).length,
+    );
+    assert.ok(userWrites[leader] > 0, 'the leader hashed the password');
+    assert.equal(userWrites[1 - leader], 0, 'the other replica wrote no user');
 
     // The leader stops (and hands the Lease back): the other one acquires it and does the work.
     await stacks.splice(leader, 1)[0].close();

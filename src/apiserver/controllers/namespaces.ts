@@ -4,10 +4,12 @@
 // which kapiserver's tenant API writes from the authenticated caller.
 // Unlike KubeSphere, no finalizer is put on namespaces (it only guards a gateway kapiserver does not run, and would
 // leave namespaces Terminating whenever kapiserver is down); the `kubesphere.io/namespace` label marks the first
-// reconcile done.
+// reconcile done. A system namespace (kube-system...) is never owned by a workspace, whatever its label says: no
+// workspace deletion may take it along.
 import type { ClusterCache, Informer, KubeRest } from '../cluster/index.ts';
 import { USER_REF_LABEL } from '../iam/loginrecords.ts';
 import { USERS_REF } from '../iam/users.ts';
+import { SYSTEM_NAMESPACES } from '../tenancy/builtins.ts';
 import {
   CREATOR_ANNOTATION,
   controllerRef,
@@ -64,7 +66,7 @@ export function namespaceController(cache: ClusterCache, rest: KubeRest): Contro
     const refs = (ns.metadata.ownerReferences ?? []) as OwnerReference[];
     let ownerReferences = refs;
     const wsName = ns.metadata.labels?.[WORKSPACE_LABEL];
-    if (!wsName) {
+    if (!wsName || SYSTEM_NAMESPACES.includes(ns.metadata.name)) {
       ownerReferences = refs.filter((r) => !isWorkspaceRef(r));
     } else if (!isFederated(ns)) {
       const ws = get(workspaces, wsName);

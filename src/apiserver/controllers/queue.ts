@@ -3,6 +3,8 @@
 // come back with a per-key exponential backoff; keys can be added after a delay.
 const BASE_BACKOFF_MS = 100;
 const MAX_BACKOFF_MS = 30_000;
+/** setTimeout's limit: a longer delay would fire at once. A key due later is looked at again at least this often. */
+const MAX_DELAY_MS = 2 ** 31 - 1;
 
 export class WorkQueue {
   private readonly queue: string[] = [];
@@ -30,10 +32,13 @@ export class WorkQueue {
   /** Adds `key` after `ms` (an earlier pending delay for the same key wins). */
   addAfter(key: string, ms: number): void {
     if (this.shutdown || this.timers.has(key)) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(key);
-      this.add(key);
-    }, ms);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(key);
+        this.add(key);
+      },
+      Math.min(ms, MAX_DELAY_MS),
+    );
     timer.unref();
     this.timers.set(key, timer);
   }

@@ -10,8 +10,11 @@ import {
 } from '../cluster/index.ts';
 import {
   type CrdDefinition,
+  GLOBAL_ROLE_BINDING_CRD,
   GROUP_BINDING_CRD,
+  GROUP_CRD,
   IAM_GROUP,
+  LOGIN_RECORD_CRD,
   ROLE_BASE_CRD,
   TENANT_GROUP,
   WORKSPACE_CRD,
@@ -30,7 +33,10 @@ export const WORKSPACE_TEMPLATES = refOf(WORKSPACE_TEMPLATE_CRD);
 export const WORKSPACES = refOf(WORKSPACE_CRD);
 export const WORKSPACE_ROLES = refOf(WORKSPACE_ROLE_CRD);
 export const WORKSPACE_ROLE_BINDINGS = refOf(WORKSPACE_ROLE_BINDING_CRD);
+export const GROUPS = refOf(GROUP_CRD);
 export const GROUP_BINDINGS = refOf(GROUP_BINDING_CRD);
+export const GLOBAL_ROLE_BINDINGS = refOf(GLOBAL_ROLE_BINDING_CRD);
+export const LOGIN_RECORDS = refOf(LOGIN_RECORD_CRD);
 export const ROLE_BASES = refOf(ROLE_BASE_CRD);
 export const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces' };
 export const ROLES: ResourceRef = { group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'roles' };
@@ -39,6 +45,14 @@ export const ROLE_BINDINGS: ResourceRef = {
   version: 'v1',
   resource: 'rolebindings',
 };
+export const CLUSTER_ROLE_BINDINGS: ResourceRef = { ...ROLE_BINDINGS, resource: 'clusterrolebindings' };
+/** Every kind of role binding: a user's or a group's go with it (reference 4.1, 4.6). */
+export const BINDING_KINDS = [
+  GLOBAL_ROLE_BINDINGS,
+  WORKSPACE_ROLE_BINDINGS,
+  CLUSTER_ROLE_BINDINGS,
+  ROLE_BINDINGS,
+];
 
 export const WORKSPACE_LABEL = 'kubesphere.io/workspace';
 export const NAMESPACE_LABEL = 'kubesphere.io/namespace';
@@ -51,6 +65,7 @@ export const TEMPLATE_FINALIZER = 'finalizers.workspacetemplate.kubesphere.io';
 /** Put on a WorkspaceTemplate by a delete with propagationPolicy Orphan: its namespaces outlive it. */
 export const ORPHAN_FINALIZER = 'orphan.finalizers.kubesphere.io';
 export const GROUP_BINDING_FINALIZER = 'finalizers.kubesphere.io/groupsbindings';
+export const GROUP_REF_LABEL = 'iam.kubesphere.io/group-ref';
 
 export const WORKSPACE_API_VERSION = `${TENANT_GROUP}/${WORKSPACES.version}`;
 export const IAM_API_VERSION = `${IAM_GROUP}/${WORKSPACE_ROLES.version}`;

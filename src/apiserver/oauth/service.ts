@@ -1,5 +1,6 @@
-// The OAuth unit assembled over the given token store: clients, users (cache + controller + admin bootstrap), login
-// records, JWT key, ClusterConfiguration watch. `startOAuth` returns at once; `ready` resolves when logins can be served.
+// The OAuth unit assembled over the given token store: clients, users (cache + admin bootstrap), login records, JWT
+// key, ClusterConfiguration watch (the user and login-record controllers run under the Lease, controllers/).
+// `startOAuth` returns at once; `ready` resolves when logins can be served.
 import type { Logger } from 'pino';
 import type { AuthenticationOptions, KubeSphereConfig } from '../../config/index.ts';
 import { KubeRest } from '../cluster/index.ts';
@@ -8,7 +9,6 @@ import { installCrds } from '../crds/index.ts';
 import { LoginRecorder } from '../iam/loginrecords.ts';
 import { Users } from '../iam/users.ts';
 import { bootstrapAdmin } from '../iam/users-bootstrap.ts';
-import { UserController } from '../iam/users-controller.ts';
 import type { UserInfo } from '../request.ts';
 import { PasswordAuthenticator } from './authenticator.ts';
 import { BasicAuthenticator } from './basic.ts';
@@ -51,15 +51,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
   const options = () => ctx.config.authentication;
   const cache = ctx.cache;
   const users = new Users(rest, cache);
-  const controller = new UserController(users, () => options().authenticateRateLimiterDuration, logger);
-  const recorder = new LoginRecorder(
-    rest,
-    () => ({
-      retentionMs: options().loginHistoryRetentionPeriod,
-      maxEntries: options().loginHistoryMaximumEntries,
-    }),
-    logger,
-  );
+  const recorder = new LoginRecorder(rest, logger);
   const passwords = new PasswordAuthenticator(users, store, recorder, options, logger);
   const basic = new BasicAuthenticator(users, passwords, new VerifiedCredentials(store));
   let ready = false;
@@ -96,8 +88,6 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
       closed = true;
       for (const w of watches) w.close();
       users.close();
-      controller.close();
-      recorder.close();
       await recorder.flush();
       await store.close();
     },

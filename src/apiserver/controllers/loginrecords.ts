@@ -1,0 +1,65 @@
+// Login-record retention (reference 4.2): a user keeps at most loginHistoryMaximumEntries records, none older than
+// loginHistoryRetentionPeriod; the user is requeued for the moment its oldest remaining record expires. Keys are user
+// names (the `iam.kubesphere.io/user-ref` label); a deleted user's records go with it (users.ts).
+import type { AuthenticationOptions } from '../../config/index.ts';
+import type { Clock } from '../clock.ts';
+import { type ClusterCache, isNotFound, type KubeObject, type KubeRest } from '../cluster/index.ts';
+import { USER_REF_LABEL } from '../iam/loginrecords.ts';
+import { LOGIN_RECORDS, objectPath } from './resources.ts';
+import { type Controller, enqueueKeys } from './runner.ts';
+
+/** Creation times have one-second precision: a record counts as created at the end of its second. */
+const CREATION_PRECISION_MS = 1000;
+
+const createdAt = (r: KubeObject) => Date.parse(r.metadata?.creationTimestamp ?? '') || 0;
+
+/** Newest first: creation time, then resourceVersion (the later write within a second). */
+function newestFirst(a: KubeObject, b: KubeObject): number {
+  const t = createdAt(b) - createdAt(a);
+  if (t !== 0) return t;
+  const ra = a.metadata?.resourceVersion ?? '';
+  const rb = b.metadata?.resourceVersion ?? '';
+  return rb.length - ra.length || (rb > ra ? 1 : rb < ra ? -1 : 0);
+}
+
+export function loginRecordController(
+  cache: ClusterCache,
+  rest: KubeRest,
+  options: () => AuthenticationOptions,
+  clock: Clock,
+): Controller {
+  const records = cache.informer(LOGIN_RECORDS);
+  return {
+    name: 'loginrecord',
+    informers: [records],
+    watch(enqueue) {
+      return [
+        records.addEventHandler(
+          enqueueKeys(enqueue, (o) => [o.metadata?.labels?.[USER_REF_LABEL] ?? ''].filter(Boolean)),
+        ),
+      ];
+    },
+    async reconcile(user) {
+      const { loginHistoryRetentionPeriod: retentionMs, loginHistoryMaximumEntries: maxEntries } = options();
+      const now = clock.now();
+      const expiry = (r: KubeObject) => createdAt(r) + CREATION_PRECISION_MS + retentionMs;
+      const own = [...records.keysWithLabel(USER_REF_LABEL, user)]
+        .map((key) => records.getByKey(key)?.object())
+        .filter((r): r is KubeObject => !!r?.metadata?.name)
+        .sort(newestFirst);
+      let nextExpiry = Infinity;
+      for (const [i, r] of own.entries()) {
+        if (i < maxEntries && expiry(r) > now) {
+          nextExpiry = Math.min(nextExpiry, expiry(r));
+          continue;
+        }
+        try {
+          await rest.delete(objectPath(LOGIN_RECORDS, String(r.metadata?.name)));
+        } catch (err) {
+          if (!isNotFound(err)) throw err;
+        }
+      }
+      return nextExpiry === Infinity ? undefined : { requeueAfterMs: nextExpiry - now };
+    },
+  };
+}
