@@ -1,7 +1,8 @@
 // What the filter chain attaches to each request, read by every later filter and handler. Types only: filters,
 // handlers and the authorizer all import them from here, and this module imports nothing of theirs.
 
-export type ResourceScope = 'Cluster' | 'Workspace' | 'Namespace';
+/** KubeSphere's scope of a request (reference 3.5): which bindings may grant it (src/apiserver/resource-scope.ts). */
+export type ResourceScope = 'Global' | 'Cluster' | 'Workspace' | 'Namespace';
 
 export interface RequestInfo {
   /** True for /api, /apis, /kapi, /kapis paths that name a resource (not discovery). */

@@ -1,6 +1,15 @@
-// Which resources are cluster-scoped wherever a path puts them: read by request info (the request's scope) and by the
-// authorizer (a namespaced grant never reaches a cluster-scoped object).
-import type { RequestInfo } from './request.ts';
+// The scope of a request in KubeSphere's terms (reference 3.5): Global for the platform's own objects, Namespace,
+// Workspace, else Cluster; and which resources are cluster-scoped wherever a path puts them (a namespaced grant never
+// reaches a cluster-scoped object). Read by request info and by the authorizer.
+import type { RequestInfo, ResourceScope } from './request.ts';
+
+/** KubeSphere's global resources by API group (reference 3.5): only platform (global) role bindings grant them. */
+const GLOBAL_RESOURCES: Readonly<Record<string, ReadonlySet<string>>> = {
+  'iam.kubesphere.io': new Set(['users', 'globalroles', 'globalrolebindings']),
+  'tenant.kubesphere.io': new Set(['workspaces', 'clusters']),
+  'cluster.kubesphere.io': new Set(['clusters']),
+  'resources.kubesphere.io': new Set(['clusters']),
+};
 
 /**
  * Resources that live outside any namespace (Kubernetes' cluster-scoped ones and KubeSphere's global ones). A path
@@ -54,3 +63,31 @@ export function isClusterScopedResource(info: Pick<RequestInfo, 'resource' | 'na
   if (WORKSPACE_RESOURCES.has(info.resource)) return info.namespace !== '';
   return CLUSTER_SCOPED_RESOURCES.has(info.resource);
 }
+
+/**
+ * The scope whose bindings may grant a request (reference 3.5, with cluster-scoped resources never taking the
+ * namespace or workspace their path names): Global for the global resources, then Cluster for other cluster-scoped
+ * ones, Namespace when the path names one, Workspace when it names one, else Cluster (non-resource requests too).
+ */
+export function resourceScopeOf(
+  info: Pick<RequestInfo, 'isResourceRequest' | 'apiGroup' | 'resource' | 'name' | 'namespace' | 'workspace'>,
+): ResourceScope {
+  if (!info.isResourceRequest) return 'Cluster';
+  if (GLOBAL_RESOURCES[info.apiGroup]?.has(info.resource)) return 'Global';
+  if (isClusterScopedResource(info)) return 'Cluster';
+  if (info.namespace !== '') return 'Namespace';
+  return info.workspace !== '' ? 'Workspace' : 'Cluster';
+}
+
+/**
+ * Resources whose `kubesphere.io/workspace` label is their workspace membership (cluster-scoped, so the label alone
+ * places them): a watch selecting one workspace's is judged in that workspace. Namespaced resources are left out: any
+ * namespace's objects may carry the label.
+ */
+export const WORKSPACE_LABELLED_RESOURCES: ReadonlySet<string> = new Set([
+  'namespaces',
+  'workspaceroles',
+  'workspacerolebindings',
+  'groups',
+  'groupbindings',
+]);

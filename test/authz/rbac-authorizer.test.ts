@@ -11,11 +11,11 @@ import { RuleResolver } from '../../src/apiserver/iam/rbac-resolver.ts';
 import { BUILTIN_GLOBAL_ROLES, globalRoleObject } from '../../src/apiserver/iam/roles.ts';
 import { StatusError } from '../../src/k8s/status.ts';
 import { NS_ADMIN_ROLE } from './fixtures.ts';
-import { MemoryRbacListers } from './memory-listers.ts';
+import { inWorkspace, MemoryRbacListers } from './memory-listers.ts';
 
 const user = (name: string, groups: string[] = ['system:authenticated']) => ({ name, groups });
 const subject = (name: string) => [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name }];
-const ws = (name: string) => ({ 'kubesphere.io/workspace': name });
+const ws = inWorkspace;
 
 function binding(
   name: string,
@@ -68,6 +68,7 @@ function listers(): MemoryRbacListers {
     'WorkspaceRoleBinding',
     binding('erin-team', 'WorkspaceRole', 'team-admin', subject('erin'), { labels: ws('team') }),
   );
+  l.addNamespace('x', 'team').addNamespace('y', 'other').addNamespace('wide').addNamespace('esc');
   return l;
 }
 
@@ -98,16 +99,25 @@ test('attributes carry the scope whose bindings may grant the request', () => {
   assert.deepEqual(scope('/api/v1/nodes'), { kind: 'cluster', name: '' });
   assert.deepEqual(scope('/api/v1/namespaces/wide/nodes'), { kind: 'cluster', name: '' });
   assert.deepEqual(scope('/kapis/iam.kubesphere.io/v1alpha2/users'), { kind: 'global', name: '' });
-  assert.deepEqual(scope('/metrics'), { kind: 'global', name: '' });
-  assert.deepEqual(scope('/api/v1/namespaces/wide/pods'), { kind: 'namespace', name: 'wide', workspace: '' });
+  assert.deepEqual(scope('/apis/iam.kubesphere.io/v1alpha2/globalroles'), { kind: 'global', name: '' });
+  assert.deepEqual(scope('/kapis/tenant.kubesphere.io/v1alpha2/workspaces/team'), {
+    kind: 'global',
+    name: '',
+  });
+  assert.deepEqual(scope('/metrics'), { kind: 'cluster', name: '' });
+  assert.deepEqual(scope('/api/v1/namespaces/wide/pods'), { kind: 'namespace', name: 'wide' });
   assert.deepEqual(scope('/kapis/tenant.kubesphere.io/v1alpha2/workspaces/team/devops'), {
     kind: 'workspace',
     name: 'team',
   });
+  // The namespace's workspace is its label, read by the resolver: the path's workspace is not carried.
   assert.deepEqual(scope('/kapis/tenant.kubesphere.io/v1alpha2/workspaces/team/namespaces/x/pods'), {
     kind: 'namespace',
     name: 'x',
-    workspace: 'team',
+  });
+  assert.deepEqual(scope('/api/v1/watch/namespaces?labelSelector=kubesphere.io/workspace=team'), {
+    kind: 'workspace',
+    name: 'team',
   });
 });
 
@@ -170,24 +180,189 @@ test("workspace bindings grant in their workspace and its namespaces, never anot
   const base = '/kapis/tenant.kubesphere.io/v1alpha2/workspaces';
   assert.equal(await may('erin', 'GET', `${base}/team/devops`), true);
   assert.equal(await may('erin', 'GET', `${base}/team/namespaces/x/pods`), true);
+  assert.equal(await may('erin', 'GET', '/api/v1/namespaces/x/pods'), true, 'x is labelled team');
+  assert.equal(await may('erin', 'DELETE', '/api/v1/namespaces/x'), true, 'the namespace itself');
+  assert.equal(
+    await may('erin', 'GET', '/api/v1/watch/namespaces?labelSelector=kubesphere.io/workspace=team'),
+    true,
+  );
   assert.equal(await may('erin', 'GET', `${base}/other/devops`), false);
-  assert.equal(await may('erin', 'GET', '/api/v1/namespaces/x/pods'), false, 'no workspace in the path');
   assert.equal(await may('erin', 'GET', `${base}/team/namespaces/x/nodes`), false);
-  // A binding in "team" of a WorkspaceRole labelled for another workspace grants nothing.
+  assert.equal(await may('erin', 'GET', '/api/v1/nodes'), false);
+  assert.equal(await may('erin', 'GET', '/api/v1/namespaces'), false);
+  assert.equal(
+    await may('erin', 'GET', '/api/v1/watch/namespaces?labelSelector=kubesphere.io/workspace=other'),
+    false,
+  );
+  assert.equal(
+    await may('erin', 'GET', '/api/v1/watch/secrets?labelSelector=kubesphere.io/workspace=team'),
+    false,
+  );
+});
+
+test("stance 1: a workspace admin gets nothing in an unlabelled namespace or in another workspace's", async () => {
+  for (const path of [
+    '/api/v1/namespaces/wide/pods',
+    '/api/v1/namespaces/kube-system/secrets',
+    '/api/v1/namespaces/missing/pods',
+    '/api/v1/namespaces/y/pods',
+    '/api/v1/namespaces/y',
+    // the path's workspace does not place a namespace: y is labelled other, wide is unlabelled
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/team/namespaces/y/pods',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/team/namespaces/wide/pods',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/team/namespaces/y',
+  ]) {
+    assert.equal(await may('erin', 'GET', path), false, path);
+  }
+  const resolver = new RuleResolver(listers());
+  const held = await resolver.rulesFor(user('erin'), scopeOf('kube-system', ''));
+  assert.ok(!held.some((r) => r.verbs.includes('*')));
+});
+
+test('stance 2: a binding to a role of another workspace, or to no WorkspaceRole, grants nothing', async () => {
   const l = listers();
   l.addRole('WorkspaceRole', {
     metadata: { name: 'foreign', labels: ws('other') },
     rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
   });
+  l.addRole('WorkspaceRole', {
+    metadata: { name: 'template' },
+    rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
+  });
+  for (const [name, kind, role] of [
+    ['frank-foreign', 'WorkspaceRole', 'foreign'],
+    ['frank-template', 'WorkspaceRole', 'template'],
+    ['frank-cluster', 'ClusterRole', 'all-powerful'],
+  ]) {
+    l.addBinding('WorkspaceRoleBinding', binding(name, kind, role, subject('frank'), { labels: ws('team') }));
+  }
+  const authorizer = newAuthorizer('RBAC', new RuleResolver(l));
+  for (const path of [
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/team/devops',
+    '/api/v1/namespaces/x/pods',
+    '/api/v1/namespaces/y/pods',
+  ]) {
+    const attrs = attributesOf(parseRequestInfo('GET', path));
+    assert.equal((await authorizer.authorize(user('frank'), attrs)).allowed, false, path);
+  }
+});
+
+test('group subjects: a group binding grants while the user is in the group', async () => {
+  const l = listers();
+  l.addRole('WorkspaceRole', {
+    metadata: { name: 'team-viewer', labels: ws('team') },
+    rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }],
+  });
   l.addBinding(
     'WorkspaceRoleBinding',
-    binding('frank-foreign', 'WorkspaceRole', 'foreign', subject('frank'), { labels: ws('team') }),
+    binding('devs-view', 'WorkspaceRole', 'team-viewer', [{ kind: 'Group', name: 'devs' }], {
+      labels: ws('team'),
+    }),
   );
-  const attrs = attributesOf(parseRequestInfo('GET', `${base}/team/devops`));
-  assert.equal(
-    (await newAuthorizer('RBAC', new RuleResolver(l)).authorize(user('frank'), attrs)).allowed,
-    false,
+  l.addRole('Role', {
+    metadata: { name: 'cm', namespace: 'y' },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get'] }],
+  });
+  l.addBinding(
+    'RoleBinding',
+    binding('devs-cm', 'Role', 'cm', [{ kind: 'Group', name: 'devs' }], { namespace: 'y' }),
   );
+  l.addBinding(
+    'GlobalRoleBinding',
+    binding('devs-users', 'GlobalRole', 'users-manager', [{ kind: 'Group', name: 'devs' }]),
+  );
+  const authorizer = newAuthorizer('RBAC', new RuleResolver(l));
+  const allowed = async (groups: string[], path: string) =>
+    (await authorizer.authorize(user('hank', groups), attributesOf(parseRequestInfo('GET', path)))).allowed;
+  for (const path of [
+    '/api/v1/namespaces/x/pods',
+    '/api/v1/namespaces/y/configmaps/a',
+    '/kapis/iam.kubesphere.io/v1alpha2/users',
+  ]) {
+    assert.equal(await allowed(['devs'], path), true, path);
+    assert.equal(await allowed(['system:authenticated'], path), false, path);
+  }
+  assert.equal(await allowed(['devs'], '/api/v1/namespaces/y/pods'), false, "the workspace role is team's");
+});
+
+test('the global scope is granted by global role bindings only', async () => {
+  const l = listers();
+  l.addBinding('ClusterRoleBinding', binding('ivy-all', 'ClusterRole', 'all-powerful', subject('ivy')));
+  const authorizer = newAuthorizer('RBAC', new RuleResolver(l));
+  const allowed = async (method: string, path: string) =>
+    (await authorizer.authorize(user('ivy'), attributesOf(parseRequestInfo(method, path)))).allowed;
+  assert.equal(await allowed('GET', '/api/v1/nodes'), true);
+  assert.equal(await allowed('GET', '/kapis/tenant.kubesphere.io/v1alpha3/workspacetemplates'), true);
+  assert.equal(await allowed('GET', '/kapis/iam.kubesphere.io/v1alpha2/users'), false);
+  assert.equal(await allowed('GET', '/apis/iam.kubesphere.io/v1alpha2/globalroles'), false);
+  // Nor may a cluster-wide grant be turned into a global one.
+  const resolver = new RuleResolver(l);
+  const check = new EscalationChecker(newAuthorizer('RBAC', resolver), resolver);
+  await assert.rejects(
+    check.checkWrite(
+      user('ivy'),
+      parseRequestInfo('POST', '/apis/iam.kubesphere.io/v1alpha2/globalrolebindings'),
+      binding('ivy-admin', 'GlobalRole', 'platform-admin', subject('ivy')),
+    ),
+    (err: unknown) => err instanceof StatusError && err.code === 403,
+  );
+});
+
+test('tenant reads through /kapis: lists for everyone (the route filters), a get by membership, never /apis', async () => {
+  const t2 = '/kapis/tenant.kubesphere.io/v1alpha2';
+  const t3 = '/kapis/tenant.kubesphere.io/v1alpha3';
+  for (const path of [`${t2}/workspaces`, `${t3}/workspacetemplates`, `${t3}/workspaces`]) {
+    assert.equal(await may('nobody', 'GET', path), true, path);
+  }
+  for (const path of [`${t2}/workspaces/team`, `${t3}/workspacetemplates/team`, `${t3}/workspaces/team`]) {
+    assert.equal(await may('erin', 'GET', path), true, path);
+    assert.equal(await may('nobody', 'GET', path), false, path);
+  }
+  assert.equal(await may(user('hank', ['team-admins']), 'GET', `${t2}/workspaces/team`), false);
+  for (const [method, path] of [
+    ['GET', `${t2}/workspaces/other`],
+    ['DELETE', `${t2}/workspaces/team`],
+    ['PUT', `${t2}/workspaces/team`],
+    ['GET', `${t2}/workspaces?watch=true`],
+    ['GET', `${t2}/workspaces?fieldSelector=metadata.name=other`],
+    ['GET', '/apis/tenant.kubesphere.io/v1alpha2/workspacetemplates'],
+    ['GET', '/apis/tenant.kubesphere.io/v1alpha2/workspacetemplates/team'],
+    ['GET', '/apis/tenant.kubesphere.io/v1alpha1/workspaces/team'],
+  ]) {
+    assert.equal(await may('erin', method, path), false, `${method} ${path}`);
+  }
+  // A group's membership counts as the user's.
+  const l = listers();
+  l.addBinding(
+    'WorkspaceRoleBinding',
+    binding('admins', 'WorkspaceRole', 'team-admin', [{ kind: 'Group', name: 'team-admins' }], {
+      labels: ws('team'),
+    }),
+  );
+  const attrs = attributesOf(parseRequestInfo('GET', `${t2}/workspaces/team`));
+  const d = await newAuthorizer('RBAC', new RuleResolver(l)).authorize(user('hank', ['team-admins']), attrs);
+  assert.deepEqual(d, { allowed: true, reason: 'member of workspace "team"' });
+});
+
+test('memberships: workspaces and namespaces whose bindings name the user or their groups', async () => {
+  const l = listers();
+  l.addBinding(
+    'WorkspaceRoleBinding',
+    binding('devs', 'WorkspaceRole', 'team-admin', [{ kind: 'Group', name: 'devs' }], {
+      labels: ws('other'),
+    }),
+  );
+  l.addBinding('RoleBinding', binding('erin-y', 'Role', 'cm', subject('erin'), { namespace: 'y' }));
+  l.addBinding('RoleBinding', binding('erin-x', 'Role', 'cm', subject('erin'), { namespace: 'x' }));
+  const resolver = new RuleResolver(l);
+  assert.deepEqual(await resolver.workspacesOf(user('erin')), new Set(['team']));
+  assert.deepEqual(await resolver.workspacesOf(user('erin', ['devs'])), new Set(['team', 'other']));
+  assert.equal(await resolver.isWorkspaceMember(user('erin'), 'team'), true);
+  assert.equal(await resolver.isWorkspaceMember(user('erin'), 'other'), false);
+  assert.equal(await resolver.isWorkspaceMember(user('erin'), ''), false);
+  assert.deepEqual(await resolver.namespacesOf(user('erin')), new Set(['x', 'y']));
+  assert.deepEqual(await resolver.namespacesOf(user('erin'), 'team'), new Set(['x']));
+  assert.deepEqual(await resolver.namespacesOf(user('carol')), new Set(['esc']));
 });
 
 test('non-resource URLs: granted by a ClusterRole bound cluster-wide, here to a group', async () => {
@@ -203,8 +378,13 @@ test('rulesFor: every rule held at a scope, the common ones included', async () 
   assert.ok(carolInEsc.some((r) => r.resources?.includes('selfsubjectaccessreviews')));
   const carolElsewhere = await resolver.rulesFor(user('carol'), scopeOf('other', ''));
   assert.ok(!carolElsewhere.some((r) => r.resources?.includes('configmaps')));
-  const erin = await resolver.rulesFor(user('erin'), scopeOf('x', 'team'));
-  assert.ok(erin.some((r) => r.verbs.includes('*')));
+  const erin = await resolver.rulesFor(user('erin'), scopeOf('x', ''));
+  assert.ok(
+    erin.some((r) => r.verbs.includes('*')),
+    'x is labelled team',
+  );
+  const erinInY = await resolver.rulesFor(user('erin'), scopeOf('y', ''));
+  assert.ok(!erinInY.some((r) => r.verbs.includes('*')));
 });
 
 test('a resolver whose listers never load answers 503', { timeout: 15_000 }, async () => {

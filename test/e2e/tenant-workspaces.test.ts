@@ -1,7 +1,8 @@
 // tenant.kubesphere.io end to end (dev cluster + kapiserver, real tokens, the controllers running): the platform
 // admin makes a workspace with a manager created through the iam API, the manager makes a project in it (the creator
-// is the caller whatever the body says), members see their workspaces and outsiders see nothing, bad input is a 4xx
-// Status naming the problem, and deleting a workspace deletes its namespaces unless orphaned.
+// is the caller whatever the body says), members see their workspaces (a manager with no global role too) and
+// outsiders see nothing, bad input is a 4xx Status naming the problem, and deleting a workspace deletes its
+// namespaces unless orphaned.
 import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -143,6 +144,46 @@ test('admin creates a workspace managed by mia; mia creates a project in it as i
     404,
     /namespaces "proj-a" not found/,
   );
+});
+
+test('a workspace manager without any global role lists and gets their workspace, not another', async () => {
+  const grbs = ok(await s.kube('GET', '/apis/iam.kubesphere.io/v1alpha2/globalrolebindings'));
+  assert.ok(
+    !JSON.stringify(grbs.items.map((b: Json) => b.subjects)).includes('"mia"'),
+    'mia holds no global role',
+  );
+  assert.deepEqual(names(ok(await s.call('GET', `${T2}/workspaces`, undefined, tok.mia))), ['team-a']);
+  assert.deepEqual(names(ok(await s.call('GET', `${T3}/workspacetemplates`, undefined, tok.mia))), [
+    'team-a',
+  ]);
+  const workspaces = await until(async () => {
+    const r = await s.call('GET', `${T3}/workspaces`, undefined, tok.mia);
+    return r.status === 200 && r.body.totalItems === 1 ? r.body : undefined;
+  }, 'mia lists her Workspace');
+  assert.deepEqual(names(workspaces), ['team-a']);
+  for (const path of [
+    `${T2}/workspaces/team-a`,
+    `${T3}/workspacetemplates/team-a`,
+    `${T3}/workspaces/team-a`,
+  ]) {
+    assert.equal(ok(await s.call('GET', path, undefined, tok.mia)).metadata.name, 'team-a', path);
+  }
+  // Another workspace (team-z exists), and the same objects through /apis: refused.
+  for (const path of [
+    `${T2}/workspaces/team-z`,
+    `${T3}/workspacetemplates/team-z`,
+    `${T3}/workspaces/system-workspace`,
+    '/apis/tenant.kubesphere.io/v1alpha2/workspacetemplates/team-a',
+    '/apis/tenant.kubesphere.io/v1alpha2/workspacetemplates',
+  ]) {
+    statusOf(
+      await s.call('GET', path, undefined, tok.mia),
+      403,
+      /User "mia" cannot get|User "mia" cannot list/,
+    );
+  }
+  // Reads only: no update or delete of the workspace she manages through membership alone.
+  statusOf(await s.call('DELETE', `${T2}/workspaces/team-a`, undefined, tok.mia), 403, /cannot delete/);
 });
 
 test('outsiders see neither the workspace nor its namespaces; members see only theirs', async () => {

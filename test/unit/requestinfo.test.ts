@@ -154,7 +154,7 @@ const cases: [string, string, Expect][] = [
   [
     'GET',
     '/kapis/iam.kubesphere.io/v1alpha2/namespaces/demo/users',
-    { resource: 'users', namespace: 'demo', resourceScope: 'Cluster' },
+    { resource: 'users', namespace: 'demo', resourceScope: 'Global' },
   ],
   [
     'GET',
@@ -190,7 +190,90 @@ const cases: [string, string, Expect][] = [
   [
     'GET',
     '/kapis/iam.kubesphere.io/v1alpha2/users',
-    { verb: 'list', apiGroup: 'iam.kubesphere.io', resource: 'users', resourceScope: 'Cluster' },
+    { verb: 'list', apiGroup: 'iam.kubesphere.io', resource: 'users', resourceScope: 'Global' },
+  ],
+  // KubeSphere's scopes (reference 3.5): the global list, workspace paths, watches selecting one workspace
+  ['GET', '/apis/iam.kubesphere.io/v1alpha2/globalroles', { resourceScope: 'Global' }],
+  ['GET', '/kapis/iam.kubesphere.io/v1alpha2/globalrolebindings/x', { resourceScope: 'Global' }],
+  [
+    'GET',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces',
+    { verb: 'list', resource: 'workspaces', resourceScope: 'Global' },
+  ],
+  [
+    'GET',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/ws1',
+    { verb: 'get', resource: 'workspaces', name: 'ws1', workspace: 'ws1', resourceScope: 'Global' },
+  ],
+  [
+    'GET',
+    '/kapis/tenant.kubesphere.io/v1alpha2/workspaces/ws1/clusters',
+    { resource: 'clusters', workspace: 'ws1', resourceScope: 'Global' },
+  ],
+  ['GET', '/kapis/cluster.kubesphere.io/v1alpha1/clusters', { resourceScope: 'Global' }],
+  ['GET', '/kapis/resources.kubesphere.io/v1alpha3/clusters', { resourceScope: 'Global' }],
+  ['GET', '/kapis/tenant.kubesphere.io/v1alpha3/workspacetemplates', { resourceScope: 'Cluster' }],
+  ['GET', '/apis/iam.kubesphere.io/v1alpha2/workspaceroles', { resourceScope: 'Cluster' }],
+  [
+    'GET',
+    '/kapis/iam.kubesphere.io/v1alpha2/workspaces/ws1/workspacemembers/u1',
+    { workspace: 'ws1', resource: 'workspacemembers', name: 'u1', resourceScope: 'Workspace' },
+  ],
+  [
+    'GET',
+    '/api/v1/watch/namespaces?labelSelector=kubesphere.io%2Fworkspace%3Dws1',
+    { verb: 'watch', resource: 'namespaces', workspace: 'ws1', resourceScope: 'Workspace' },
+  ],
+  [
+    'GET',
+    '/api/v1/namespaces?watch=true&labelSelector=kubesphere.io/workspace==ws1,team!=x',
+    { verb: 'watch', workspace: 'ws1', resourceScope: 'Workspace' },
+  ],
+  [
+    'GET',
+    '/api/v1/namespaces?watch=1&labelSelector=team%20in%20(a,b),kubesphere.io/workspace%20in%20(ws1)',
+    { verb: 'watch', workspace: 'ws1', resourceScope: 'Workspace' },
+  ],
+  [
+    'GET',
+    '/apis/iam.kubesphere.io/v1alpha2/watch/workspacerolebindings?labelSelector=kubesphere.io/workspace=ws1',
+    { verb: 'watch', workspace: 'ws1', resourceScope: 'Workspace' },
+  ],
+  // not one workspace: two, a set of two, a prefix trick, a malformed selector, a list, a namespaced resource
+  [
+    'GET',
+    '/api/v1/watch/namespaces?labelSelector=kubesphere.io/workspace=ws1,kubesphere.io/workspace=ws2',
+    { workspace: '', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/api/v1/watch/namespaces?labelSelector=kubesphere.io/workspace%20in%20(ws1,ws2)',
+    { workspace: '', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/api/v1/watch/namespaces?labelSelector=kubesphere.io/workspace-x=ws1',
+    { workspace: '', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/api/v1/watch/namespaces?labelSelector=kubesphere.io/workspace=ws1,(',
+    { workspace: '', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/api/v1/namespaces?labelSelector=kubesphere.io/workspace=ws1',
+    { verb: 'list', workspace: '', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/api/v1/watch/secrets?labelSelector=kubesphere.io/workspace=ws1',
+    { verb: 'watch', workspace: '', resourceScope: 'Cluster' },
+  ],
+  [
+    'GET',
+    '/api/v1/watch/nodes?labelSelector=kubesphere.io/workspace=ws1',
+    { verb: 'watch', workspace: '', resourceScope: 'Cluster' },
   ],
   [
     'PUT',
@@ -230,7 +313,10 @@ const cases: [string, string, Expect][] = [
   ['POST', '/oauth/token', { isResourceRequest: false, verb: 'post', path: '/oauth/token' }],
   ['GET', '/version', { isResourceRequest: false, verb: 'get' }],
   ['GET', '/kapis/version', { isResourceRequest: false, apiPrefix: 'kapis' }],
-  ['GET', '/api', { isResourceRequest: false, apiPrefix: 'api' }],
+  ['GET', '/api', { isResourceRequest: false, apiPrefix: 'api', verb: 'get', resourceScope: 'Cluster' }],
+  // non-resource verbs are lower-case, as Kubernetes' (so system:discovery's `get` on /apis matches)
+  ['DELETE', '/apis', { isResourceRequest: false, verb: 'delete' }],
+  ['POST', '/apis/apps/v1', { isResourceRequest: false, verb: 'post' }],
   ['GET', '/api/v1', { isResourceRequest: false }],
   ['GET', '/apis', { isResourceRequest: false }],
   ['GET', '/apis/apps/v1', { isResourceRequest: false }],

@@ -2,8 +2,9 @@
 // Kubernetes apiserver's), so authentication, authorization, audit and dispatch all read the same answer.
 
 // The types live in ../request.ts, below the filters, so nothing imports upward.
+import { parseLabelSelector } from '../../k8s/selectors.ts';
 import type { RequestInfo } from '../request.ts';
-import { isClusterScopedResource } from '../resource-scope.ts';
+import { resourceScopeOf, WORKSPACE_LABELLED_RESOURCES } from '../resource-scope.ts';
 
 const API_PREFIXES = new Set(['api', 'apis', 'kapi', 'kapis']);
 const GROUPLESS_PREFIXES = new Set(['api', 'kapi']);
@@ -11,6 +12,7 @@ const KUBERNETES_PREFIXES = new Set(['api', 'apis']);
 const SPECIAL_VERBS = new Set(['proxy', 'watch']);
 /** Subresources of a namespace itself: /api/v1/namespaces/{ns}/status is the namespace's status, not a resource in it. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
+const WORKSPACE_LABEL = 'kubesphere.io/workspace';
 
 const METHOD_VERBS: Record<string, string> = {
   POST: 'create',
@@ -131,10 +133,31 @@ export function parseRequestInfo(method: string, url: string): RequestInfo {
     }
   }
 
-  // As in Kubernetes, /namespaces/{ns} itself carries namespace {ns}, so a RoleBinding in {ns} can grant it; a
-  // cluster-scoped resource under a namespace keeps the namespace the path named (as Kubernetes) but not its scope.
-  if (isClusterScopedResource(info)) info.resourceScope = 'Cluster';
-  else if (info.namespace !== '') info.resourceScope = 'Namespace';
-  else if (info.workspace !== '') info.resourceScope = 'Workspace';
+  // A watch of one workspace's namespaces (or workspace roles, bindings, groups) is judged in that workspace.
+  if (info.verb === 'watch' && info.workspace === '' && WORKSPACE_LABELLED_RESOURCES.has(info.resource)) {
+    info.workspace = workspaceSelected(query.get('labelSelector'));
+  }
+  info.resourceScope = resourceScopeOf(info);
   return info;
+}
+
+/**
+ * The one workspace a label selector requires (`kubesphere.io/workspace=WS`, `==WS` or `in (WS)`, among any other
+ * requirements); '' when it requires none, several, or does not parse (the orchestrator then refuses it).
+ */
+function workspaceSelected(selector: string | null): string {
+  if (!selector) return '';
+  let requirements: ReturnType<typeof parseLabelSelector>['requirements'];
+  try {
+    requirements = parseLabelSelector(selector).requirements;
+  } catch {
+    return '';
+  }
+  const named = new Set<string>();
+  for (const r of requirements) {
+    if (r.key !== WORKSPACE_LABEL) continue;
+    if ((r.operator === 'Equals' || r.operator === 'In') && r.values.length === 1) named.add(r.values[0]);
+    else if (r.operator === 'In') return '';
+  }
+  return named.size === 1 ? [...named][0] : '';
 }

@@ -1,29 +1,34 @@
 // The authorization seam, shaped like Kubernetes' (k8s.io/apiserver/pkg/authorization/authorizer): an `Authorizer`
 // answers `authorize(user, attributes)`; `newAuthorizer(mode, resolver)` builds one for a configured mode. Attributes
-// carry the request's scope in KubeSphere's terms (global, cluster, workspace, namespace), which decides the bindings
-// that may grant it.
+// carry the request's scope in KubeSphere's terms (global, cluster, workspace, namespace: resource-scope.ts), which
+// decides the bindings that may grant it (rbac-resolver.ts).
 import type { RbacAttributes } from '../../k8s/rbac.ts';
 import type { RequestInfo, UserInfo } from '../request.ts';
-import { isClusterScopedResource } from '../resource-scope.ts';
+import { resourceScopeOf } from '../resource-scope.ts';
 import { RbacAuthorizer } from './rbac.ts';
 import type { RuleResolver } from './rbac-resolver.ts';
 
 export type AuthorizationMode = 'RBAC' | 'AlwaysAllow' | 'AlwaysDeny';
 
 /**
- * Where a request or an object lives. `global`: KubeSphere's platform objects (users, global roles, workspaces) and
- * non-resource URLs; `cluster`: Kubernetes cluster-scoped objects and requests across every namespace (`name` is
- * the member cluster, '' for this one); `workspace` and `namespace` name theirs (a namespace may sit in a workspace).
+ * Where a request or an object lives. `global`: KubeSphere's platform objects (users, global roles, workspaces);
+ * `cluster`: other cluster-scoped objects, requests across every namespace and non-resource URLs (`name` is the
+ * member cluster, '' for this one); `workspace` and `namespace` name theirs (the workspace of a namespace is its
+ * label, which the resolver reads: never a workspace the path names).
  */
 export type Scope =
   | { kind: 'global'; name: '' }
   | { kind: 'cluster'; name: string }
   | { kind: 'workspace'; name: string }
-  | { kind: 'namespace'; name: string; workspace: string };
+  | { kind: 'namespace'; name: string };
+
+export const GLOBAL: Scope = { kind: 'global', name: '' };
 
 /** What a request asks for: rule-matching attributes and the scope whose bindings may grant it. */
 export interface AuthorizationAttributes extends RbacAttributes {
   scope: Scope;
+  /** True when the request goes to the orchestrator (/api, /apis), false for the aggregated APIs. */
+  isKubernetesRequest: boolean;
 }
 
 export interface AuthorizationDecision {
@@ -56,20 +61,26 @@ export function newAuthorizer(mode: AuthorizationMode, resolver: RuleResolver): 
 
 /** The most specific scope of an object in `namespace` and `workspace` ('' when none). */
 export function scopeOf(namespace: string, workspace: string, cluster = ''): Scope {
-  if (namespace !== '') return { kind: 'namespace', name: namespace, workspace };
+  if (namespace !== '') return { kind: 'namespace', name: namespace };
   if (workspace !== '') return { kind: 'workspace', name: workspace };
   return { kind: 'cluster', name: cluster };
 }
 
-/** The scope a request is judged at: a cluster-scoped resource never takes the namespace or workspace its path names. */
+/**
+ * The scope a request is judged at, computed from its fields (callers also hand-build request info for sub-checks,
+ * so the stored resourceScope is not trusted here).
+ */
 function requestScope(info: RequestInfo): Scope {
-  if (!info.isResourceRequest) return { kind: 'global', name: '' };
-  if (isClusterScopedResource(info)) {
-    return info.isKubernetesRequest || info.cluster !== ''
-      ? { kind: 'cluster', name: info.cluster }
-      : { kind: 'global', name: '' };
+  switch (resourceScopeOf(info)) {
+    case 'Global':
+      return GLOBAL;
+    case 'Namespace':
+      return scopeOf(info.namespace, '');
+    case 'Workspace':
+      return scopeOf('', info.workspace);
+    default:
+      return { kind: 'cluster', name: info.cluster };
   }
-  return scopeOf(info.namespace, info.workspace, info.cluster);
 }
 
 /** Request attributes for rule matching; exec/attach/portforward need `create` whatever the method (as Kubernetes). */
@@ -92,5 +103,6 @@ export function attributesOf(info: RequestInfo): AuthorizationAttributes {
     namespace: info.namespace,
     path: info.path,
     scope: requestScope(info),
+    isKubernetesRequest: info.isKubernetesRequest,
   };
 }

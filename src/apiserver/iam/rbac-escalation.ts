@@ -7,7 +7,7 @@ import { describeRule, type PolicyRule, parseRoleRef, parseRules, uncoveredRules
 import { forbidden } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import type { RequestInfo, UserInfo } from '../request.ts';
-import { type Authorizer, attributesOf, scopeOf } from './authorizer.ts';
+import { type Authorizer, attributesOf, GLOBAL, type Scope, scopeOf } from './authorizer.ts';
 import { IAM_GROUP, RBAC_GROUP, WORKSPACE_LABEL } from './rbac.ts';
 import { aggregatesOf, type RoleKind } from './rbac-listers.ts';
 import { describeGrant, type RuleResolver } from './rbac-resolver.ts';
@@ -26,6 +26,26 @@ const BINDINGS: Record<string, true> = {
   [`${IAM_GROUP}/workspacerolebindings`]: true,
 };
 const WRITE_VERBS = new Set(['create', 'update', 'patch']);
+
+/**
+ * Where a written role or binding grants, so where its writer must hold what it grants: global ones at the global
+ * scope (only global bindings count there), namespaced ones in their namespace, workspace ones in their workspace.
+ */
+function grantScope(resource: string, namespace: string, workspace: string): Scope {
+  switch (resource) {
+    case 'globalroles':
+    case 'globalrolebindings':
+      return GLOBAL;
+    case 'roles':
+    case 'rolebindings':
+      return scopeOf(namespace, '');
+    case 'workspaceroles':
+    case 'workspacerolebindings':
+      return scopeOf('', workspace);
+    default:
+      return scopeOf('', '');
+  }
+}
 
 /** The checked group for a request: /kapis paths carry the same resources under the iam group. */
 function key(info: RequestInfo): string {
@@ -105,10 +125,7 @@ export class EscalationChecker {
         ...parseRules(o.rules),
         ...(aggregated.length ? await this.resolver.rulesOfRoles(roleKind, namespace, aggregated) : []),
       ];
-      const held = await this.resolver.rulesFor(
-        user,
-        scopeOf(roleKind === 'Role' ? namespace : '', workspace),
-      );
+      const held = await this.resolver.rulesFor(user, grantScope(info.resource, namespace, workspace));
       const missing = uncoveredRules(held, requested);
       if (missing.length > 0) refuse(user, info, 'the role grants', missing);
       return;
@@ -118,8 +135,7 @@ export class EscalationChecker {
     const requested = await this.resolver.rulesOfRoleRef(ref, namespace);
     if (!requested)
       refuse(user, info, `the ${ref.kind} "${ref.name}" does not exist, so what it grants is unknown`, []);
-    const bindsInNamespace = info.resource === 'rolebindings';
-    const held = await this.resolver.rulesFor(user, scopeOf(bindsInNamespace ? namespace : '', workspace));
+    const held = await this.resolver.rulesFor(user, grantScope(info.resource, namespace, workspace));
     const missing = uncoveredRules(held, requested);
     if (missing.length > 0) refuse(user, info, `the ${ref.kind} "${ref.name}" grants`, missing);
   }

@@ -1,7 +1,8 @@
 // How the RBAC authorizer reads roles and bindings (as Kubernetes' RBAC authorizer reads them through listers):
 // Kubernetes' Roles, ClusterRoles and their bindings, and KubeSphere's GlobalRoles, WorkspaceRoles and theirs,
-// parsed. `InformerRbacListers` serves them from the informer cache, with bindings indexed by subject; tests use an
-// in-memory implementation.
+// parsed, and the workspace each namespace belongs to. `InformerRbacListers` serves them from the informer cache, with
+// bindings indexed by subject and by subject within their place (namespace or workspace), so a decision reads only the
+// caller's bindings where it is asked; tests use an in-memory implementation.
 import {
   type PolicyRule,
   parseRoleRef,
@@ -40,10 +41,12 @@ export interface RbacListers {
   /** A role by kind, namespace ('' for every kind but Role) and name. */
   role(kind: RoleKind, namespace: string, name: string): Role | undefined;
   /**
-   * Bindings of a kind with a subject under one of `subjectKeys` (src/k8s/rbac.ts `subjectKey`), each once.
-   * Callers still match subjects against the user.
+   * Bindings of a kind with a subject under one of `subjectKeys` (src/k8s/rbac.ts `subjectKey`), each once; with
+   * `place`, only those whose place (placeKey) is that namespace or workspace. Callers still match subjects.
    */
-  bindingsWithSubject(kind: BindingKind, subjectKeys: readonly string[]): Iterable<Binding>;
+  bindingsWithSubject(kind: BindingKind, subjectKeys: readonly string[], place?: string): Iterable<Binding>;
+  /** The workspace a namespace belongs to (its `kubesphere.io/workspace` label); '' when unlabelled or absent. */
+  workspaceOfNamespace(namespace: string): string;
   /** True once every kind has been loaded. */
   hasSynced(): boolean;
   /** Resolves true once loaded, false after `timeoutMs`. */
@@ -87,13 +90,25 @@ export function parseBinding(obj: KubeObject): Binding {
   };
 }
 
-/** Index keys of a binding's subjects (service accounts default to the binding's namespace). */
+/**
+ * Index keys of a binding: each subject's key (service accounts default to the binding's namespace) and, when the
+ * binding has a place (a RoleBinding's namespace, a WorkspaceRoleBinding's workspace), that key within it.
+ */
 export function subjectKeysOfBinding(obj: KubeObject): string[] {
-  const ns = obj.metadata?.namespace ?? '';
-  return parseSubjects(obj.subjects)
-    .map((s) => subjectKey(s, ns))
+  const { namespace, workspace } = placeOf(obj);
+  const place = namespace || workspace;
+  const keys = parseSubjects(obj.subjects)
+    .map((s) => subjectKey(s, namespace))
     .filter((x): x is string => x !== undefined);
+  return place === '' ? keys : [...keys, ...keys.map((k) => placeKey(place, k))];
 }
+
+/** The index key of a subject key within a namespace or workspace. */
+export const placeKey = (place: string, subjectKey: string): string => `${place}\0${subjectKey}`;
+
+/** The index keys to look up for `subjectKeys`, within `place` when given. */
+export const lookupKeys = (subjectKeys: readonly string[], place?: string): readonly string[] =>
+  place === undefined ? subjectKeys : subjectKeys.map((k) => placeKey(place, k));
 
 const ROLE_REFS: Record<RoleKind, ResourceRef> = {
   Role: { group: RBAC_GROUP, version: 'v1', resource: 'roles' },
@@ -108,6 +123,7 @@ const BINDING_REFS: Record<BindingKind, ResourceRef> = {
   WorkspaceRoleBinding: { group: IAM_GROUP, version: 'v1alpha2', resource: 'workspacerolebindings' },
 };
 
+const NAMESPACES: ResourceRef = { group: '', version: 'v1', resource: 'namespaces' };
 const SUBJECT_INDEX = 'rbac-subject';
 
 function mapValues<K extends string, A, B>(rec: Record<K, A>, fn: (a: A) => B): Record<K, B> {
@@ -118,6 +134,7 @@ function mapValues<K extends string, A, B>(rec: Record<K, A>, fn: (a: A) => B): 
 export class InformerRbacListers implements RbacListers {
   private readonly roles: Record<RoleKind, Informer>;
   private readonly bindings: Record<BindingKind, Informer>;
+  private readonly namespaces: Informer;
   // Entries are immutable (an update replaces them), so a parse is kept as long as its entry.
   private readonly parsedRoles = new WeakMap<Entry, Role>();
   private readonly parsedBindings = new WeakMap<Entry, Binding>();
@@ -129,6 +146,7 @@ export class InformerRbacListers implements RbacListers {
       informer.addIndex(SUBJECT_INDEX, subjectKeysOfBinding);
       return informer;
     });
+    this.namespaces = cache.informer(NAMESPACES);
   }
 
   role(kind: RoleKind, namespace: string, name: string): Role | undefined {
@@ -142,10 +160,14 @@ export class InformerRbacListers implements RbacListers {
     return role;
   }
 
-  *bindingsWithSubject(kind: BindingKind, subjectKeys: readonly string[]): Generator<Binding> {
+  *bindingsWithSubject(
+    kind: BindingKind,
+    subjectKeys: readonly string[],
+    place?: string,
+  ): Generator<Binding> {
     const informer = this.bindings[kind];
     const seen = new Set<string>();
-    for (const subject of subjectKeys) {
+    for (const subject of lookupKeys(subjectKeys, place)) {
       for (const key of informer.keysByIndex(SUBJECT_INDEX, subject)) {
         if (seen.has(key)) continue;
         seen.add(key);
@@ -153,6 +175,10 @@ export class InformerRbacListers implements RbacListers {
         if (entry) yield this.binding(entry);
       }
     }
+  }
+
+  workspaceOfNamespace(namespace: string): string {
+    return this.namespaces.get('', namespace)?.labels?.[WORKSPACE_LABEL] ?? '';
   }
 
   private binding(entry: Entry): Binding {
@@ -165,7 +191,7 @@ export class InformerRbacListers implements RbacListers {
   }
 
   private informers(): Informer[] {
-    return [...Object.values(this.roles), ...Object.values(this.bindings)];
+    return [...Object.values(this.roles), ...Object.values(this.bindings), this.namespaces];
   }
 
   hasSynced(): boolean {

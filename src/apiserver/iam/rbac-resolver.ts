@@ -1,14 +1,18 @@
-// Which rules apply to a user at a scope (as Kubernetes' DefaultRuleResolver), from roles and bindings read through
-// RbacListers:
-//   1. GlobalRoleBindings -> GlobalRoles (platform roles apply at every scope);
-//   2. ClusterRoleBindings -> ClusterRoles (every scope);
-//   3. in a workspace (or a namespace within one): that workspace's WorkspaceRoleBindings -> its WorkspaceRoles;
+// Which rules apply to a user at a scope (as Kubernetes' DefaultRuleResolver; KubeSphere's visitRulesFor, reference
+// 3.5, with the stances of its section 10), from roles and bindings read through RbacListers:
+//   1. GlobalRoleBindings -> GlobalRoles (platform roles apply at every scope; at the global scope nothing else does);
+//   2. ClusterRoleBindings -> ClusterRoles (every scope but global);
+//   3. in a workspace, or a namespace labelled with one: that workspace's WorkspaceRoleBindings -> WorkspaceRoles
+//      labelled with the same workspace (an unlabelled namespace has none; a role of another workspace grants nothing);
 //   4. in a namespace: its RoleBindings -> Roles / ClusterRoles.
+// Group subjects match the user's groups. Bindings are read through the listers' index by subject (within the
+// namespace or workspace asked), so a decision reads the user's bindings there, never all of them.
 // A role's rules include those of the roles its aggregation annotation names (one level, as KubeSphere).
+// Also the memberships the tenant API filters by: the workspaces and namespaces whose bindings name the user.
 import { type PolicyRule, type RoleRef, subjectKeysOf, subjectMatches } from '../../k8s/rbac.ts';
 import { serviceUnavailable } from '../../k8s/status.ts';
 import type { UserInfo } from '../request.ts';
-import { type Scope, scopeOf } from './authorizer.ts';
+import { GLOBAL, type Scope, scopeOf } from './authorizer.ts';
 import type { Binding, BindingKind, RbacListers, RoleKind } from './rbac-listers.ts';
 import { SELF_SERVICE_RULES } from './rbac-policy.ts';
 
@@ -16,7 +20,7 @@ const SYNC_WAIT_MS = 10_000;
 const ROLE_KINDS = new Set<string>(['Role', 'ClusterRole', 'GlobalRole', 'WorkspaceRole']);
 
 const isRoleKind = (kind: string): kind is RoleKind => ROLE_KINDS.has(kind);
-/** Where global and cluster bindings grant: every scope, so a writer is judged on what they hold cluster-wide. */
+/** Where cluster bindings grant: every scope but global, so a writer is judged on what they hold cluster-wide. */
 const CLUSTER_WIDE: Scope = { kind: 'cluster', name: '' };
 
 /** What one binding grants its subjects, and the scope where it grants it. */
@@ -88,6 +92,37 @@ export class RuleResolver {
     return [...this.grants(subjectsOfGroup(group))].filter((g) => g.rules.length > 0);
   }
 
+  /** Workspaces with a WorkspaceRoleBinding naming the user or one of their groups (the user's memberships). */
+  async workspacesOf(user: UserInfo): Promise<Set<string>> {
+    await this.synced();
+    const out = new Set<string>();
+    for (const b of this.bindingsOf('WorkspaceRoleBinding', subjectsOfUser(user))) {
+      if (b.workspace !== '') out.add(b.workspace);
+    }
+    return out;
+  }
+
+  /** True when a WorkspaceRoleBinding of `workspace` names the user or one of their groups. */
+  async isWorkspaceMember(user: UserInfo, workspace: string): Promise<boolean> {
+    await this.synced();
+    if (workspace === '') return false;
+    return !this.bindingsOf('WorkspaceRoleBinding', subjectsOfUser(user), workspace).next().done;
+  }
+
+  /**
+   * Namespaces with a RoleBinding naming the user or one of their groups; with `workspace`, only the namespaces
+   * labelled with it.
+   */
+  async namespacesOf(user: UserInfo, workspace?: string): Promise<Set<string>> {
+    await this.synced();
+    const out = new Set<string>();
+    for (const b of this.bindingsOf('RoleBinding', subjectsOfUser(user))) {
+      if (workspace === undefined || this.listers.workspaceOfNamespace(b.namespace) === workspace)
+        out.add(b.namespace);
+    }
+    return out;
+  }
+
   /** Rules a role reference would grant (binding escalation checks); undefined when the role does not exist. */
   async rulesOfRoleRef(ref: RoleRef, namespace: string): Promise<PolicyRule[] | undefined> {
     await this.synced();
@@ -120,19 +155,19 @@ export class RuleResolver {
     for (const b of this.bindingsOf('GlobalRoleBinding', subjects)) {
       if (b.roleRef?.kind !== 'GlobalRole') continue;
       const rules = this.roleRules('GlobalRole', '', b.roleRef.name);
-      yield { kind: 'GlobalRoleBinding', binding: b, role: b.roleRef, scope: CLUSTER_WIDE, rules };
+      yield { kind: 'GlobalRoleBinding', binding: b, role: b.roleRef, scope: GLOBAL, rules };
     }
+    if (scope?.kind === 'global') return;
     for (const b of this.bindingsOf('ClusterRoleBinding', subjects)) {
       if (b.roleRef?.kind !== 'ClusterRole') continue;
       const rules = this.roleRules('ClusterRole', '', b.roleRef.name);
       yield { kind: 'ClusterRoleBinding', binding: b, role: b.roleRef, scope: CLUSTER_WIDE, rules };
     }
-    const workspace = scope && workspaceOf(scope);
+    const workspace = scope && this.workspaceOf(scope);
     if (workspace !== '') {
-      for (const b of this.bindingsOf('WorkspaceRoleBinding', subjects)) {
-        if (b.workspace === '' || (workspace !== undefined && b.workspace !== workspace)) continue;
+      for (const b of this.bindingsOf('WorkspaceRoleBinding', subjects, workspace)) {
+        if (b.workspace === '' || b.roleRef?.kind !== 'WorkspaceRole') continue;
         // A WorkspaceRole grants only in its own workspace.
-        if (b.roleRef?.kind !== 'WorkspaceRole') continue;
         if (this.listers.role('WorkspaceRole', '', b.roleRef.name)?.workspace !== b.workspace) continue;
         const rules = this.roleRules('WorkspaceRole', '', b.roleRef.name);
         const where = scopeOf('', b.workspace);
@@ -140,9 +175,9 @@ export class RuleResolver {
       }
     }
     if (scope === undefined || scope.kind === 'namespace') {
-      for (const b of this.bindingsOf('RoleBinding', subjects)) {
+      for (const b of this.bindingsOf('RoleBinding', subjects, scope?.name)) {
         const ref = b.roleRef;
-        if (!ref || (scope !== undefined && b.namespace !== scope.name)) continue;
+        if (!ref) continue;
         const rules =
           ref.kind === 'ClusterRole' || ref.kind === 'Role'
             ? this.roleRules(ref.kind, b.namespace, ref.name)
@@ -152,16 +187,19 @@ export class RuleResolver {
     }
   }
 
-  /** Bindings of a kind that name `subjects`. */
-  private *bindingsOf(kind: BindingKind, subjects: Subjects): Generator<Binding> {
-    for (const b of this.listers.bindingsWithSubject(kind, subjects.keys)) {
+  /**
+   * The workspace whose bindings apply at a scope: a namespace's is its label, never a workspace the request's path
+   * names ('' for none: an unlabelled namespace gets no workspace's bindings).
+   */
+  private workspaceOf(scope: Scope): string {
+    if (scope.kind === 'workspace') return scope.name;
+    return scope.kind === 'namespace' ? this.listers.workspaceOfNamespace(scope.name) : '';
+  }
+
+  /** Bindings of a kind that name `subjects`; with `place`, only those in that namespace or workspace. */
+  private *bindingsOf(kind: BindingKind, subjects: Subjects, place?: string): Generator<Binding> {
+    for (const b of this.listers.bindingsWithSubject(kind, subjects.keys, place)) {
       if (subjects.named(b)) yield b;
     }
   }
-}
-
-/** The workspace whose bindings apply at a scope ('' for none). */
-function workspaceOf(scope: Scope): string {
-  if (scope.kind === 'workspace') return scope.name;
-  return scope.kind === 'namespace' ? scope.workspace : '';
 }

@@ -5,7 +5,10 @@
 //
 // Order of evaluation (first allow wins; RBAC never denies explicitly):
 //   1. paths exempt from authorization (path-policy.ts) and the rules every authenticated user has (discovery, self-reviews, own user);
-//   2. the rules of the user's bindings at the request's scope (rbac-resolver.ts).
+//   2. tenant reads through the aggregated API by membership (reference section 10 item 3, instead of KubeSphere's
+//      `authenticated` role reading all of tenant.kubesphere.io): a list of workspaces (the route returns only the
+//      caller's) and a get of a workspace the caller is a member of; never through /apis;
+//   3. the rules of the user's bindings at the request's scope (rbac-resolver.ts).
 import { rulesAllow } from '../../k8s/rbac.ts';
 import { isAuthorizationExempt } from '../path-policy.ts';
 import type { UserInfo } from '../request.ts';
@@ -17,6 +20,9 @@ export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const IAM_GROUP = 'iam.kubesphere.io';
 export const AGGREGATION_ANNOTATION = 'iam.kubesphere.io/aggregation-roles';
 export const WORKSPACE_LABEL = 'kubesphere.io/workspace';
+const TENANT_GROUP = 'tenant.kubesphere.io';
+/** The tenant API's workspace collections (v1alpha2 workspaces; v1alpha3 workspacetemplates and workspaces). */
+const WORKSPACE_RESOURCES = new Set(['workspaces', 'workspacetemplates']);
 
 export class RbacAuthorizer implements Authorizer {
   constructor(private readonly resolver: RuleResolver) {}
@@ -34,6 +40,8 @@ export class RbacAuthorizer implements Authorizer {
     ) {
       return { allowed: true, reason: 'own user' };
     }
+    const membership = await this.tenantRead(user, attrs);
+    if (membership) return { allowed: true, reason: membership };
     let reason = '';
     const allowed = await this.resolver.visitRulesFor(user, attrs.scope, (source, rules) => {
       if (!rulesAllow(attrs, rules)) return false;
@@ -41,5 +49,22 @@ export class RbacAuthorizer implements Authorizer {
       return true;
     });
     return { allowed, reason };
+  }
+
+  /** Why a read of the tenant API's workspaces is allowed by membership; undefined when it is not such a read. */
+  private async tenantRead(user: UserInfo, attrs: AuthorizationAttributes): Promise<string | undefined> {
+    if (
+      attrs.isKubernetesRequest ||
+      !attrs.isResourceRequest ||
+      attrs.apiGroup !== TENANT_GROUP ||
+      !WORKSPACE_RESOURCES.has(attrs.resource) ||
+      attrs.subresource !== ''
+    )
+      return undefined;
+    if (attrs.verb === 'list' && attrs.name === '')
+      return 'the list holds only the workspaces of your memberships';
+    if (attrs.verb === 'get' && (await this.resolver.isWorkspaceMember(user, attrs.name)))
+      return `member of workspace "${attrs.name}"`;
+    return undefined;
   }
 }

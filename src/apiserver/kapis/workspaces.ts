@@ -1,7 +1,7 @@
 // Workspaces as the aggregated APIs check them (shared by the iam and tenant routes): a workspace exists when its
-// WorkspaceTemplate does (the object the tenant API serves; the Workspace follows it), and a user is a member when a
-// WorkspaceRoleBinding of the workspace (label kubesphere.io/workspace) names them or one of their groups.
-import { type Subject, subjectMatches } from '../../k8s/rbac.ts';
+// WorkspaceTemplate does (the object the tenant API serves; the Workspace follows it), and the objects labelled with
+// one (label kubesphere.io/workspace). Who is a member is the authorizer's rule resolver's answer
+// (RuleResolver.isWorkspaceMember, workspacesOf), read through its binding indexes.
 import { notFound } from '../../k8s/status.ts';
 import type { Entry, Informer } from '../cluster/index.ts';
 import {
@@ -11,7 +11,6 @@ import {
   WORKSPACE_ROLE_BINDING_CRD,
   WORKSPACE_TEMPLATE_CRD,
 } from '../crds/definitions.ts';
-import type { UserInfo } from '../request.ts';
 import { resourceDef } from './iam/common.ts';
 import type { ResourceDef } from './resources/defs.ts';
 
@@ -53,15 +52,4 @@ export function inWorkspace(inf: Informer, workspace: string): Entry[] {
     if (e) out.push(e);
   }
   return out;
-}
-
-/** True when a WorkspaceRoleBinding of the workspace names the user or one of their groups. */
-export async function isWorkspaceMember(synced: Synced, user: UserInfo, workspace: string): Promise<boolean> {
-  for (const e of inWorkspace(await synced(WORKSPACE_ROLE_BINDINGS), workspace)) {
-    const subjects = e.object().subjects;
-    if (Array.isArray(subjects) && (subjects as Subject[]).some((s) => s && subjectMatches(s, user))) {
-      return true;
-    }
-  }
-  return false;
 }

@@ -1,20 +1,14 @@
 // What a caller may see of the tenants (reference 2.5, stance 3 of section 10): "see everything" is a rule the
 // caller's own bindings grant at the scope asked (never a carve-out that lets every user reach a filtered list),
 // otherwise only what the caller is a member of: workspaces through WorkspaceRoleBindings, namespaces through
-// RoleBindings, naming the user or one of their groups. Reads the informer cache through indexes by subject.
-import { type PolicyRule, rulesAllow, subjectKeysOf, subjectMatches } from '../../../k8s/rbac.ts';
-import type { Informer } from '../../cluster/index.ts';
+// RoleBindings, naming the user or one of their groups. Memberships come from the authorizer's rule resolver (its
+// indexes by subject), the one place that reads bindings.
+import { rulesAllow } from '../../../k8s/rbac.ts';
 import type { ServerContext } from '../../context.ts';
-import { type Scope, scopeOf } from '../../iam/authorizer.ts';
-import { type Binding, parseBinding, subjectKeysOfBinding } from '../../iam/rbac-listers.ts';
+import { GLOBAL, type Scope, scopeOf } from '../../iam/authorizer.ts';
 import type { UserInfo } from '../../request.ts';
-import { type IamDeps, resourceDef } from '../iam/common.ts';
-import type { ResourceDef } from '../resources/defs.ts';
-import { WORKSPACE_LABEL } from './common.ts';
 
-const SUBJECT_INDEX = 'tenant:subject';
-const WORKSPACE_ROLE_BINDINGS = resourceDef('iam.kubesphere.io', 'v1alpha2', 'workspacerolebindings', false);
-const ROLE_BINDINGS = resourceDef('rbac.authorization.k8s.io', 'v1', 'rolebindings', true);
+export { GLOBAL };
 
 /** One `list` of a resource, as a rule must allow it to see every object of the collection. */
 export interface ListOf {
@@ -27,34 +21,14 @@ export interface TenantAccess {
   seesAll(user: UserInfo, what: ListOf, scope: Scope): Promise<boolean>;
   /** Workspaces in which a WorkspaceRoleBinding names the user or one of their groups. */
   workspacesOf(user: UserInfo): Promise<Set<string>>;
-  /** Namespaces in which a RoleBinding names the user or one of their groups. */
-  namespacesOf(user: UserInfo): Promise<Set<string>>;
+  /** Namespaces (of `workspace` when given) in which a RoleBinding names the user or one of their groups. */
+  namespacesOf(user: UserInfo, workspace?: string): Promise<Set<string>>;
 }
 
-export const GLOBAL: Scope = { kind: 'global', name: '' };
 export const workspaceScope = (workspace: string): Scope => scopeOf('', workspace);
 
-export function tenantAccess(ctx: ServerContext, synced: IamDeps['synced']): TenantAccess {
-  for (const def of [WORKSPACE_ROLE_BINDINGS, ROLE_BINDINGS]) {
-    ctx.cache.informer(def.ref).addIndex(SUBJECT_INDEX, subjectKeysOfBinding);
-  }
-
-  /** The `where` of every binding of `def` whose subjects name the user. */
-  async function placesOf(def: ResourceDef, user: UserInfo, where: (b: Binding) => string) {
-    const inf = await synced(def);
-    const out = new Set<string>();
-    for (const key of subjectKeysOf(user)) {
-      for (const k of inf.keysByIndex(SUBJECT_INDEX, key)) {
-        const obj = inf.getByKey(k)?.object();
-        if (!obj) continue;
-        const b = parseBinding(obj);
-        const place = where(b);
-        if (place !== '' && b.subjects.some((s) => subjectMatches(s, user, b.namespace))) out.add(place);
-      }
-    }
-    return out;
-  }
-
+export function tenantAccess(ctx: ServerContext): TenantAccess {
+  const resolver = ctx.authorizer.rules;
   return {
     async seesAll(user, what, scope) {
       if (ctx.config.authorization.mode !== 'RBAC') return true;
@@ -68,12 +42,10 @@ export function tenantAccess(ctx: ServerContext, synced: IamDeps['synced']): Ten
         namespace: '',
         path: '',
       };
-      return ctx.authorizer.rules.visitRulesFor(user, scope, (_source, rules: PolicyRule[]) =>
-        rulesAllow(attrs, rules),
-      );
+      return resolver.visitRulesFor(user, scope, (_source, rules) => rulesAllow(attrs, rules));
     },
-    workspacesOf: (user) => placesOf(WORKSPACE_ROLE_BINDINGS, user, (b) => b.workspace),
-    namespacesOf: (user) => placesOf(ROLE_BINDINGS, user, (b) => b.namespace),
+    workspacesOf: (user) => resolver.workspacesOf(user),
+    namespacesOf: (user, workspace) => resolver.namespacesOf(user, workspace),
   };
 }
 
@@ -82,10 +54,8 @@ export async function visibleNamespaces(
   access: TenantAccess,
   user: UserInfo,
   workspace: string,
-  namespaces: Informer,
 ): Promise<Set<string> | undefined> {
   if (await access.seesAll(user, { apiGroup: '', resource: 'namespaces' }, workspaceScope(workspace)))
     return undefined;
-  const mine = await access.namespacesOf(user);
-  return new Set([...mine].filter((ns) => namespaces.get('', ns)?.labels?.[WORKSPACE_LABEL] === workspace));
+  return access.namespacesOf(user, workspace);
 }

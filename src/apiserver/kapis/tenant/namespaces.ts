@@ -133,12 +133,7 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: IamDeps, acc
     },
     handler: async (request, reply) => {
       const { workspace } = paramsOf(request);
-      const names = await visibleNamespaces(
-        access,
-        callerOf(request),
-        workspace,
-        await deps.synced(NAMESPACES),
-      );
+      const names = await visibleNamespaces(access, callerOf(request), workspace);
       const body = await list(request, names, workspace);
       json(reply);
       return body;
@@ -162,7 +157,7 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: IamDeps, acc
       const { workspace, workspacemember } = paramsOf(request);
       await requireMembership(callerOf(request), workspace);
       const member: UserInfo = { name: workspacemember, groups: [] };
-      const names = await visibleNamespaces(access, member, workspace, await deps.synced(NAMESPACES));
+      const names = await visibleNamespaces(access, member, workspace);
       const body = await list(request, names, workspace);
       json(reply);
       return body;

@@ -19,7 +19,7 @@ const PATCH_TYPES = [
 export function registerTenantRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const deps = iamDeps(ctx);
   for (const d of [WORKSPACE_TEMPLATES, WORKSPACES, NAMESPACES]) ctx.cache.informer(d.ref);
-  const access = tenantAccess(ctx, deps.synced);
+  const access = tenantAccess(ctx);
 
   app.register(async (scope) => {
     scope.addContentTypeParser(
