@@ -3,6 +3,7 @@
 
 // The types live in ../request.ts, below the filters, so nothing imports upward.
 import { parseLabelSelector } from '../../k8s/selectors.ts';
+import { WORKSPACE_LABEL } from '../iam/rbac.ts';
 import type { RequestInfo } from '../request.ts';
 import { resourceScopeOf, WORKSPACE_LABELLED_RESOURCES } from '../resource-scope.ts';
 
@@ -12,7 +13,6 @@ const KUBERNETES_PREFIXES = new Set(['api', 'apis']);
 const SPECIAL_VERBS = new Set(['proxy', 'watch']);
 /** Subresources of a namespace itself: /api/v1/namespaces/{ns}/status is the namespace's status, not a resource in it. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
-const WORKSPACE_LABEL = 'kubesphere.io/workspace';
 
 const METHOD_VERBS: Record<string, string> = {
   POST: 'create',

@@ -11,10 +11,12 @@ import {
   WORKSPACE_ROLE_BINDING_CRD,
   WORKSPACE_TEMPLATE_CRD,
 } from '../crds/definitions.ts';
+import { WORKSPACE_LABEL } from '../iam/rbac.ts';
 import { resourceDef } from './iam/common.ts';
 import type { ResourceDef } from './resources/defs.ts';
 
-export const WORKSPACE_LABEL = 'kubesphere.io/workspace';
+export { WORKSPACE_LABEL };
+
 const WORKSPACE_INDEX = 'kapis:workspace';
 
 export const WORKSPACE_TEMPLATES = resourceDef(
