@@ -10,8 +10,8 @@
 //  - the password grant, POST /oauth/token, at a fixed concurrency (bcrypt-bound),
 //  - the /kapis paged node list bench/kapis.ts measures.
 // Per path: req/s of each side, each round's after/before ratio (runs adjacent in time) and their median, and the
-// CPU microseconds per request of each kapiserver (from /proc: moved less than req/s by other load on the machine).
-// Prints one JSON document and a one-line summary.
+// CPU microseconds per request of each kapiserver (from /proc: moved less than req/s by other load on the machine);
+// also each server's idle CPU and the load average. Prints one JSON document and a one-line summary.
 // Usage: npm run bench -- compare <before-rev> [<after-rev>, default HEAD]. BENCH_SECONDS (3), BENCH_ROUNDS (3),
 // BENCH_NODES (100); BENCH_CPU_PROF=<dir>: both servers run with --cpu-prof and write their profiles under <dir>;
 // BENCH_KEEP_WORKTREES=1 keeps the worktrees this run created for the next one (npm ci takes minutes).
@@ -28,6 +28,7 @@ import { autocannon, benchNode, cpuSeconds, fill, type Load, median, waitFor } f
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const NODES = Number(process.env.BENCH_NODES ?? 100);
+const IDLE_SECONDS = 10;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const KEEP_WORKTREES = process.env.BENCH_KEEP_WORKTREES === '1';
 const ROOT = resolve(import.meta.dirname, '..');
@@ -251,6 +252,18 @@ async function measure(s: Server, name: string): Promise<Measured> {
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
+/**
+ * CPU milliseconds per second each server spends with no load (informers, controllers, timers), measured together:
+ * at a low request rate this share of CPU per request grows.
+ */
+async function idleCpuMsPerSecond(servers: Server[]): Promise<number[]> {
+  const at0 = servers.map((s) => cpuSeconds(s.child.pid ?? 0)?.self ?? Number.NaN);
+  await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+  return servers.map((s, i) =>
+    round2((((cpuSeconds(s.child.pid ?? 0)?.self ?? Number.NaN) - at0[i]) * 1000) / IDLE_SECONDS),
+  );
+}
+
 async function main() {
   const [beforeRev, afterRev = 'HEAD'] = process.argv.slice(2);
   if (!beforeRev) throw new Error('usage: npm run bench -- compare <before-rev> [<after-rev>]');
@@ -262,6 +275,7 @@ async function main() {
     servers.push(await startServer('before', checkouts[0], join(dataDir, 'before')));
     servers.push(await startServer('after', checkouts[1], join(dataDir, 'after')));
     const [before, after] = servers;
+    const idle = await idleCpuMsPerSecond(servers);
     const paths: Record<string, unknown> = {};
     const summary: string[] = [];
     for (const name of Object.keys(LOADS)) {
@@ -301,6 +315,7 @@ async function main() {
       seconds: SECONDS,
       rounds: ROUNDS,
       nodes: NODES,
+      idleCpuMsPerSecond: { before: idle[0], after: idle[1] },
       before: { rev: beforeRev, sha: checkouts[0].sha, runs: before.described },
       after: { rev: afterRev, sha: checkouts[1].sha, runs: after.described },
       paths,
@@ -308,7 +323,7 @@ async function main() {
     console.log(JSON.stringify(report, null, 2));
     console.log(
       `compare ${checkouts[0].sha.slice(0, 7)} -> ${checkouts[1].sha.slice(0, 7)}, after/before req/s: ${summary.join('; ')}; ` +
-        `load average ${report.loadAverage.start[0]} -> ${report.loadAverage.end[0]} on ${report.cores} cores`,
+        `idle CPU ${idle[0]} -> ${idle[1]} ms/s; load average ${report.loadAverage.start[0]} -> ${report.loadAverage.end[0]} on ${report.cores} cores`,
     );
   } finally {
     for (const s of servers) await stop(s.child, s.dev);
