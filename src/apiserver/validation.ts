@@ -3,27 +3,31 @@
 // password or secret in a request is never echoed.
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 import type { TSchema } from 'typebox';
-import { Compile, type Validator } from 'typebox/compile';
+import type { Validator } from 'typebox/compile';
 import { badRequest, type StatusCause, type StatusError } from '../k8s/status.ts';
 
 /** One schema failure; TypeBox reports them in the Ajv shape fastify expects. */
 export type SchemaFailure = FastifySchemaValidationError;
 
-type Check = ((data: unknown) => boolean) & { errors?: SchemaFailure[] };
+type Check = ((data: unknown) => boolean | Promise<boolean>) & { errors?: SchemaFailure[] };
 
 /** Compiled checks, shared by the routes that reuse one schema object (every /kapis route and its /kapi alias). */
 const compiled = new WeakMap<object, Validator>();
 
+/** TypeBox's compiler (about 700 modules), loaded by the first request that needs a check, not at start. */
+let compiler: typeof import('typebox/compile') | undefined;
+
 /**
  * Validates a request part against its TypeBox schema; `prepare` maps the parsed part to what the schema describes
  * (the /oauth form parser yields a Map). The schema is compiled on the route's first request, not at start: start-up
- * registers well over a hundred schemas and most are never used by a given server.
+ * registers well over a hundred schemas and most are never used by a given server. Until the compiler is loaded the
+ * check answers a promise, which fastify awaits (its async-validator path); after that it is synchronous.
  */
 export function typeboxValidatorCompiler(
   prepare: (data: unknown) => unknown = (data) => data,
 ): FastifySchemaCompiler<TSchema> {
   return ({ schema }) => {
-    const check: Check = (data) => {
+    const run = (Compile: typeof import('typebox/compile').Compile, data: unknown): boolean => {
       let validator = compiled.get(schema);
       if (!validator) {
         validator = Compile(schema);
@@ -34,7 +38,15 @@ export function typeboxValidatorCompiler(
       check.errors = [...validator.Errors(value)] as SchemaFailure[];
       return false;
     };
-    return check;
+    const check: Check = (data) => {
+      if (compiler) return run(compiler.Compile, data);
+      return import('typebox/compile').then((loaded) => {
+        compiler = loaded;
+        return run(loaded.Compile, data);
+      });
+    };
+    // fastify's type brands promises it accepts (SafePromiseLike); at run time it awaits any thenable.
+    return check as ReturnType<FastifySchemaCompiler<TSchema>>;
   };
 }
 
