@@ -14,7 +14,8 @@
 // also each server's idle CPU and the load average. Prints one JSON document and a one-line summary.
 // Usage: npm run bench -- compare <before-rev> [<after-rev>, default HEAD]. BENCH_SECONDS (3), BENCH_ROUNDS (3),
 // BENCH_NODES (100); BENCH_CPU_PROF=<dir>: both servers run with --cpu-prof and write their profiles under <dir>;
-// BENCH_KEEP_WORKTREES=1 keeps the worktrees this run created for the next one (npm ci takes minutes).
+// BENCH_KEEP_WORKTREES=1 keeps the worktrees this run created for the next one (npm ci takes minutes);
+// BENCH_LOADS=name,... runs only those loads (forwardedNodes, passwordGrant, kapisNodePage), e.g. to profile one.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
@@ -31,6 +32,7 @@ const NODES = Number(process.env.BENCH_NODES ?? 100);
 const IDLE_SECONDS = 10;
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const KEEP_WORKTREES = process.env.BENCH_KEEP_WORKTREES === '1';
+const ONLY_LOADS = process.env.BENCH_LOADS?.split(',');
 const ROOT = resolve(import.meta.dirname, '..');
 const KAPIS_PAGE = '/kapis/resources.kubesphere.io/v1alpha3/nodes?limit=10&page=3';
 
@@ -278,7 +280,8 @@ async function main() {
     const idle = await idleCpuMsPerSecond(servers);
     const paths: Record<string, unknown> = {};
     const summary: string[] = [];
-    for (const name of Object.keys(LOADS)) {
+    for (const name of ONLY_LOADS ?? Object.keys(LOADS)) {
+      if (!LOADS[name]) throw new Error(`BENCH_LOADS: no load named ${name}`);
       // Warm both (connections, caches, lazily compiled routes), then alternate which goes first.
       await measure(before, name);
       await measure(after, name);
