@@ -60,21 +60,17 @@ async function createWorkspace(ws: string, manager: string): Promise<void> {
   );
 }
 
+/** Written straight to the orchestrator: through kapiserver the creator would be the caller (proxy/creator-guard.ts). */
 async function createNamespace(name: string, ws: string, creator: string): Promise<void> {
-  await kubectl(
-    JSON.stringify({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: {
-        name,
-        labels: { 'kubesphere.io/workspace': ws },
-        annotations: { 'kubesphere.io/creator': creator },
-      },
-    }),
-    'create',
-    '-f',
-    '-',
-  );
+  await rest.create('/api/v1/namespaces', {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: {
+      name,
+      labels: { 'kubesphere.io/workspace': ws },
+      annotations: { 'kubesphere.io/creator': creator },
+    },
+  });
 }
 
 /** The namespace once it is owned by the workspace's Workspace. */

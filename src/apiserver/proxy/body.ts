@@ -1,6 +1,25 @@
 // Reading a (small) request body that the proxy's catch-all parser left as a stream, with a size limit.
 import type { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
 import { requestEntityTooLarge } from '../../k8s/status.ts';
+
+/** Largest forwarded body a guard buffers to judge it. */
+const BODY_LIMIT = 1024 * 1024;
+
+/** The verbs that write an object's content (the ones the guards judge). */
+export const WRITE_VERBS = new Set(['create', 'update', 'patch']);
+
+/** A buffered request body, sent upstream as it was judged. */
+export interface GuardedBody {
+  body: Buffer;
+  contentType: string;
+}
+
+/** The request's body, buffered up to BODY_LIMIT (413 past it), with the content type it came with. */
+export async function bufferBody(request: FastifyRequest): Promise<GuardedBody> {
+  const contentType = String(request.headers['content-type'] ?? 'application/json');
+  return { body: await readBody(request.body, BODY_LIMIT), contentType };
+}
 
 /**
  * Buffers the body up to `limit` bytes. Past the limit it answers 413 at once but keeps discarding what the client

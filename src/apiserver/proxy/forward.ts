@@ -2,8 +2,9 @@
 // over undici: a connection pool of its own with the cluster's TLS settings (kubeconfig CA, keep-alive), request and
 // response bodies streamed both ways (a catch-all content-type parser hands fastify's raw stream through unparsed),
 // no body timeout (watches and `logs -f` stream as long as both ends want), no retries, and a client that goes
-// away destroys the upstream response, which aborts the upstream request. Responses about users go through the
-// credential filter (user-filter.ts).
+// away destroys the upstream response, which aborts the upstream request. Role, binding, user and namespace writes
+// pass their guards first (rbac-guard.ts, creator-guard.ts); responses about users go through the credential filter
+// (user-filter.ts).
 
 import replyFrom, { type FastifyReplyFromHooks } from '@fastify/reply-from';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,6 +12,7 @@ import { Agent } from 'undici';
 import { StatusError, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { refuseBuiltinDeletion } from './builtin-guard.ts';
+import { guardNamespaceCreator, isNamespaceWrite } from './creator-guard.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
 import { registerKubeconfigRoute } from './kubeconfig.ts';
 import { guardRbacWrite, mayNeedRbacGuard } from './rbac-guard.ts';
@@ -103,7 +105,11 @@ export function registerProxy(app: FastifyInstance, ctx: ServerContext): void {
         if (local !== undefined) return local;
       }
       refuseBuiltinDeletion(request.requestInfo);
-      const guarded = mayNeedRbacGuard(ctx, request) ? await guardRbacWrite(ctx, request) : undefined;
+      const guarded = mayNeedRbacGuard(ctx, request)
+        ? await guardRbacWrite(ctx, request)
+        : isNamespaceWrite(request.requestInfo)
+          ? await guardNamespaceCreator(ctx, request)
+          : undefined;
       if (isLongRunning(request)) {
         // Node sends headers with the first body chunk; watch clients wait for the headers before the first event.
         reply.raw.once('pipe', () => reply.raw.flushHeaders());

@@ -7,25 +7,13 @@
 // writes are always dry-run the same way: the resulting spec.groups may name no `system:` group and may add a group
 // only when the writer holds what that group's bindings grant (iam/user-groups.ts).
 import type { FastifyRequest } from 'fastify';
-import { request as undiciRequest } from 'undici';
-import { StatusError, serviceUnavailable } from '../../k8s/status.ts';
-import { isNotFound, KubeError, KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
 import { escalationCheckerFor, isRbacWrite } from '../iam/rbac-escalation.ts';
 import { checkUserGroupsWrite } from '../iam/user-groups.ts';
 import type { RequestInfo } from '../request.ts';
-import { readBody } from './body.ts';
-import { forwardHeaders } from './headers.ts';
+import { bufferBody, type GuardedBody, WRITE_VERBS } from './body.ts';
 import { isUserRequest, withStoredPassword } from './user-filter.ts';
-
-const BODY_LIMIT = 1024 * 1024;
-const DRY_RUN_TIMEOUT_MS = 30_000;
-const WRITE_VERBS = new Set(['create', 'update', 'patch']);
-
-export interface GuardedBody {
-  body: Buffer;
-  contentType: string;
-}
+import { dryRun, rec, storedObject } from './write-preview.ts';
 
 /** Writes of iam.kubesphere.io users (any subresource): their groups are a privilege (iam/user-groups.ts). */
 function isUserWrite(info: RequestInfo): boolean {
@@ -75,70 +63,14 @@ export async function guardRbacWrite(
   return guarded;
 }
 
-const rec = (v: unknown): Record<string, unknown> =>
-  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-
-async function bufferBody(request: FastifyRequest): Promise<GuardedBody> {
-  const contentType = String(request.headers['content-type'] ?? 'application/json');
-  return { body: await readBody(request.body, BODY_LIMIT), contentType };
-}
-
 /** spec of the stored user the request writes (undefined when there is none yet: an apply may create it). */
 async function storedSpec(
   ctx: ServerContext,
   info: RequestInfo,
 ): Promise<Record<string, unknown> | undefined> {
-  const path = `/apis/${info.apiGroup}/${info.apiVersion}/users/${encodeURIComponent(info.name)}`;
-  try {
-    return rec(rec(await new KubeRest(ctx.cluster).get(path)).spec);
-  } catch (err) {
-    if (isNotFound(err)) return undefined;
-    if (err instanceof KubeError && err.code < 500)
-      throw new StatusError(err.code, err.reason ?? 'BadRequest', err.message);
-    void ctx.cluster.probe();
-    throw serviceUnavailable('the cluster API server is unavailable; retry shortly');
-  }
-}
-
-/** The object the write would store, as the orchestrator answers a dry run of it (its own Status on failure). */
-async function dryRun(ctx: ServerContext, request: FastifyRequest, guarded: GuardedBody): Promise<unknown> {
-  const info = request.requestInfo;
-  const q = request.url.indexOf('?');
-  const query = new URLSearchParams(q === -1 ? '' : request.url.slice(q + 1));
-  query.set('dryRun', 'All');
-  const headers = forwardHeaders(request.raw.headers, { authorization: ctx.cluster.authorization() });
-  headers.accept = 'application/json';
-  headers['content-type'] = guarded.contentType;
-  delete headers['content-length'];
-  let res: Awaited<ReturnType<typeof undiciRequest>>;
-  try {
-    res = await undiciRequest(`${ctx.cluster.server}${info.path}?${query}`, {
-      method: request.method as 'POST',
-      dispatcher: ctx.cluster.dispatcher,
-      headers,
-      body: guarded.body,
-      headersTimeout: DRY_RUN_TIMEOUT_MS,
-      bodyTimeout: DRY_RUN_TIMEOUT_MS,
-    });
-  } catch {
-    void ctx.cluster.probe();
-    throw serviceUnavailable('the cluster API server is unavailable; retry shortly');
-  }
-  const text = await res.body.text();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = undefined;
-  }
-  if (res.statusCode >= 300) {
-    // The real request would fail the same way: answer with the orchestrator's own Status.
-    const s = (parsed ?? {}) as { code?: number; reason?: string; message?: string };
-    throw new StatusError(
-      res.statusCode,
-      s.reason ?? 'BadRequest',
-      s.message ?? `dry run failed with ${res.statusCode}`,
-    );
-  }
-  return parsed;
+  const stored = await storedObject(
+    ctx,
+    `/apis/${info.apiGroup}/${info.apiVersion}/users/${encodeURIComponent(info.name)}`,
+  );
+  return stored && rec(stored.spec);
 }
