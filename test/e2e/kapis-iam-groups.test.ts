@@ -72,16 +72,16 @@ before(async () => {
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'uma' }],
     }),
   );
-  // What every real cluster has: cluster-admin bound to system:masters.
-  created(
-    await s.kube('POST', `${RBAC}/clusterroles`, {
-      metadata: { name: 'cluster-admin' },
-      rules: [
-        { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
-        { nonResourceURLs: ['*'], verbs: ['*'] },
-      ],
-    }),
-  );
+  // What every real cluster has: cluster-admin bound to system:masters. kapiserver creates the ClusterRole at start
+  // (tenancy/builtins.ts) granting everything, as this test needs.
+  const clusterAdmin = await until(async () => {
+    const r = await s.kube('GET', `${RBAC}/clusterroles/cluster-admin`);
+    return r.status === 200 && r.body;
+  }, 'the built-in cluster-admin ClusterRole');
+  assert.deepEqual(clusterAdmin.rules, [
+    { apiGroups: ['*'], resources: ['*'], verbs: ['*'] },
+    { nonResourceURLs: ['*'], verbs: ['*'] },
+  ]);
   created(
     await s.kube('POST', `${RBAC}/clusterrolebindings`, {
       metadata: { name: 'cluster-admin' },

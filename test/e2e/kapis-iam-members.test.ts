@@ -38,19 +38,26 @@ before(async () => {
   }
   const role = (name: string, rules: Json[], extra: Json = {}) =>
     s.kube('POST', `${RBAC}/clusterroles`, { metadata: { name, ...extra }, rules });
+  // A role reading nodes and the one role template it aggregates (names of their own: kapiserver's built-in
+  // cluster-viewer reads everything and aggregates many templates).
   created(
     await role(
-      'role-template-view-nodes',
+      'role-template-view-test-nodes',
       [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }],
       { labels: { 'iam.kubesphere.io/role-template': 'true' } },
     ),
   );
   created(
-    await role('cluster-viewer', [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }], {
-      annotations: { [AGG]: '["role-template-view-nodes"]' },
+    await role('nodes-viewer', [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list'] }], {
+      annotations: { [AGG]: '["role-template-view-test-nodes"]' },
     }),
   );
-  created(await role('cluster-admin', [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }]));
+  // The role granting everything: kapiserver's built-in cluster-admin (tenancy/builtins.ts), created at start.
+  const clusterAdmin = await until(async () => {
+    const r = await s.kube('GET', `${RBAC}/clusterroles/cluster-admin`);
+    return r.status === 200 && r.body;
+  }, 'the built-in cluster-admin ClusterRole');
+  assert.deepEqual(clusterAdmin.rules[0], { apiGroups: ['*'], resources: ['*'], verbs: ['*'] });
   // cole may manage cluster members and read nodes, nothing more.
   created(
     await role('members-manager', [
@@ -90,7 +97,7 @@ before(async () => {
   );
   await eventually('cole', `${I}/clustermembers`);
   await eventually('nina', `${I}/namespaces/team/members`);
-  await eventually('admin', `${I}/clusterroles/cluster-viewer`);
+  await eventually('admin', `${I}/clusterroles/nodes-viewer`);
   await eventually('admin', `${I}/namespaces/team/roles/admin`);
 });
 
@@ -99,10 +106,10 @@ after(async () => {
 });
 
 test('cluster members: add, list with the clusterrole annotation, get, role templates, change, remove', async () => {
-  const add = await s.call('POST', `${I}/clustermembers`, [{ username: 'rita', roleRef: 'cluster-viewer' }]);
+  const add = await s.call('POST', `${I}/clustermembers`, [{ username: 'rita', roleRef: 'nodes-viewer' }]);
   assert.equal(add.status, 200, JSON.stringify(add.body));
-  assert.deepEqual(add.body, [{ username: 'rita', roleRef: 'cluster-viewer' }]);
-  assert.deepEqual(await bindingsOf(`${RBAC}/clusterrolebindings`, 'rita'), ['rita-cluster-viewer']);
+  assert.deepEqual(add.body, [{ username: 'rita', roleRef: 'nodes-viewer' }]);
+  assert.deepEqual(await bindingsOf(`${RBAC}/clusterrolebindings`, 'rita'), ['rita-nodes-viewer']);
 
   const list = await until(async () => {
     const r = await s.call('GET', `${I}/clustermembers?sortBy=name&ascending=true`);
@@ -111,9 +118,9 @@ test('cluster members: add, list with the clusterrole annotation, get, role temp
   const names = list.body.items.map((u: Json) => u.metadata.name);
   assert.deepEqual(names, ['cole', 'rita'], 'only users bound through ClusterRoleBindings');
   const rita = list.body.items.find((u: Json) => u.metadata.name === 'rita');
-  assert.equal(rita.metadata.annotations['iam.kubesphere.io/clusterrole'], 'cluster-viewer');
+  assert.equal(rita.metadata.annotations['iam.kubesphere.io/clusterrole'], 'nodes-viewer');
   assert.ok(!JSON.stringify(list.body).includes('$2'), 'no password hash');
-  const byRole = await s.call('GET', `${I}/clustermembers?clusterrole=cluster-viewer`);
+  const byRole = await s.call('GET', `${I}/clustermembers?clusterrole=nodes-viewer`);
   assert.deepEqual(
     byRole.body.items.map((u: Json) => u.metadata.name),
     ['rita'],
@@ -124,11 +131,11 @@ test('cluster members: add, list with the clusterrole annotation, get, role temp
 
   const one = await s.call('GET', `${I}/clustermembers/rita`);
   assert.equal(one.status, 200);
-  assert.equal(one.body.metadata.annotations['iam.kubesphere.io/clusterrole'], 'cluster-viewer');
+  assert.equal(one.body.metadata.annotations['iam.kubesphere.io/clusterrole'], 'nodes-viewer');
   const templates = await s.call('GET', `${I}/clustermembers/rita/clusterroles`);
   assert.deepEqual(
     templates.body.map((t: Json) => t.metadata.name),
-    ['role-template-view-nodes'],
+    ['role-template-view-test-nodes'],
   );
   assert.deepEqual((await s.call('GET', `${I}/clustermembers/sam/clusterroles`)).body, []);
   assert.equal((await s.call('GET', `${I}/clustermembers/sam`)).status, 404);
@@ -152,7 +159,7 @@ test('cluster members: add, list with the clusterrole annotation, get, role temp
   created(
     await s.kube('POST', `${RBAC}/clusterrolebindings`, {
       metadata: { name: 'shared-viewers' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-viewer' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'nodes-viewer' },
       subjects: [SUBJECT('rita'), SUBJECT('sam')],
     }),
   );
@@ -173,8 +180,8 @@ test('cluster members: 403 without rights; a members manager cannot bind more th
   for (const [method, path, body] of [
     ['GET', `${I}/clustermembers`, undefined],
     ['GET', `${I}/clustermembers/cole`, undefined],
-    ['POST', `${I}/clustermembers`, [{ username: 'rita', roleRef: 'cluster-viewer' }]],
-    ['PUT', `${I}/clustermembers/rita`, { username: 'rita', roleRef: 'cluster-viewer' }],
+    ['POST', `${I}/clustermembers`, [{ username: 'rita', roleRef: 'nodes-viewer' }]],
+    ['PUT', `${I}/clustermembers/rita`, { username: 'rita', roleRef: 'nodes-viewer' }],
     ['DELETE', `${I}/clustermembers/cole`, undefined],
   ] as const) {
     const r = await s.call(method, path, body, tok.sam);
@@ -197,7 +204,7 @@ test('cluster members: 403 without rights; a members manager cannot bind more th
   const ok = await s.call(
     'PUT',
     `${I}/clustermembers/sam`,
-    { username: 'sam', roleRef: 'cluster-viewer' },
+    { username: 'sam', roleRef: 'nodes-viewer' },
     tok.cole,
   );
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
@@ -207,22 +214,22 @@ test('cluster members: 403 without rights; a members manager cannot bind more th
 
 test('cluster members: bad input is a 4xx Status', async () => {
   const cases: [string, string, unknown, number][] = [
-    ['POST', `${I}/clustermembers`, { username: 'rita', roleRef: 'cluster-viewer' }, 400],
+    ['POST', `${I}/clustermembers`, { username: 'rita', roleRef: 'nodes-viewer' }, 400],
     ['POST', `${I}/clustermembers`, [{ username: 'rita' }], 400],
-    ['POST', `${I}/clustermembers`, [{ username: 'Rita!', roleRef: 'cluster-viewer' }], 400],
+    ['POST', `${I}/clustermembers`, [{ username: 'Rita!', roleRef: 'nodes-viewer' }], 400],
     ['POST', `${I}/clustermembers`, ['rita'], 400],
     [
       'POST',
       `${I}/clustermembers`,
       [
-        { username: 'rita', roleRef: 'cluster-viewer' },
+        { username: 'rita', roleRef: 'nodes-viewer' },
         { username: 'rita', roleRef: 'cluster-admin' },
       ],
       400,
     ],
     ['POST', `${I}/clustermembers`, [{ username: 'rita', roleRef: 'no-such-role' }], 404],
-    ['POST', `${I}/clustermembers`, [{ username: 'nobody', roleRef: 'cluster-viewer' }], 404],
-    ['PUT', `${I}/clustermembers/rita`, { username: 'sam', roleRef: 'cluster-viewer' }, 400],
+    ['POST', `${I}/clustermembers`, [{ username: 'nobody', roleRef: 'nodes-viewer' }], 404],
+    ['PUT', `${I}/clustermembers/rita`, { username: 'sam', roleRef: 'nodes-viewer' }, 400],
     ['PUT', `${I}/clustermembers/rita`, 'x', 400],
     ['GET', `${I}/clustermembers?sortBy=email`, undefined, 400],
   ];
