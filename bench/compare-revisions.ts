@@ -53,7 +53,10 @@ function checkout(rev: string): Checkout {
   if (created) git('worktree', 'add', '--detach', dir, sha);
   else if (git('-C', dir, 'rev-parse', 'HEAD') !== sha) throw new Error(`${dir} is not a checkout of ${sha}`);
   if (!existsSync(join(dir, 'node_modules'))) {
-    const sameLock = git('show', `${sha}:package-lock.json`) === git('show', 'HEAD:package-lock.json');
+    // This checkout's node_modules were installed from its lockfile: shared only when the revision's is the same.
+    const lock = join(ROOT, 'package-lock.json');
+    const sameLock =
+      existsSync(lock) && git('show', `${sha}:package-lock.json`) === readFileSync(lock, 'utf8').trim();
     if (sameLock && existsSync(join(ROOT, 'node_modules')))
       symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
     else run(dir, 'npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund']);
