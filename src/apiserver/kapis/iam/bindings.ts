@@ -1,18 +1,22 @@
 // Who is bound to what, from binding informers (GlobalRoleBindings, ClusterRoleBindings, RoleBindings), as
-// KubeSphere's member APIs see it: only `User` subjects count, and a user's role in a scope is the role of their
-// first binding there (KubeSphere keeps one binding per user and scope).
+// KubeSphere's member APIs see it: only `User` subjects make members, and a user's role in a scope is the role of
+// their first binding there (KubeSphere keeps one binding per user and scope). Bindings of a user's groups are read
+// only for a workspace member's role templates (bindingsOfGroups).
 import type { Entry, Informer } from '../../cluster/index.ts';
 import { type Rec, rec } from './common.ts';
 
 const USER_INDEX = 'kapis:subjectUser';
 
-function userSubjects(o: Rec): string[] {
+/** Names of the subjects of kind `kind` ('User' or 'Group'). */
+function subjectsOfKind(o: Rec, kind: string): string[] {
   const subjects = Array.isArray(o.subjects) ? (o.subjects as unknown[]) : [];
   return subjects
     .map(rec)
-    .filter((s) => s.kind === 'User' && typeof s.name === 'string')
+    .filter((s) => s.kind === kind && typeof s.name === 'string')
     .map((s) => s.name as string);
 }
+
+const userSubjects = (o: Rec) => subjectsOfKind(o, 'User');
 
 export interface Binding {
   entry: Entry;
@@ -77,4 +81,15 @@ export function membersOf(entries: Iterable<Entry | undefined>, role?: string): 
     for (const user of userSubjects(b.entry.object())) if (!members.has(user)) members.set(user, b.roleName);
   }
   return members;
+}
+
+/** The bindings among `entries` naming one of `groups` as a Group subject, ordered by name. */
+export function bindingsOfGroups(entries: Iterable<Entry>, groups: readonly string[]): Binding[] {
+  const out: Binding[] = [];
+  if (groups.length === 0) return out;
+  for (const e of entries) {
+    const b = subjectsOfKind(e.object(), 'Group').some((g) => groups.includes(g)) && bindingOf(e);
+    if (b) out.push(b);
+  }
+  return out.sort(byName);
 }

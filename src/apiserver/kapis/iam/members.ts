@@ -1,11 +1,13 @@
 // Members of iam.kubesphere.io/v1alpha2, as KubeSphere v3 has them: `/clustermembers` (users bound through
 // ClusterRoleBindings to ClusterRoles), `/namespaces/{namespace}/members` (users bound through RoleBindings to Roles of
 // the namespace) and `/workspaces/{workspace}/workspacemembers` (users bound through the workspace's
-// WorkspaceRoleBindings to its WorkspaceRoles). A member has one role per scope (binding-writes.ts).
+// WorkspaceRoleBindings to its WorkspaceRoles). A member has one role per scope (binding-writes.ts); a workspace
+// member's role templates also come from the roles bound to the user's groups, as KubeSphere's do.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { badRequest, notFound } from '../../../k8s/status.ts';
 import type { Entry } from '../../cluster/index.ts';
+import { groupsConferredBy } from '../../iam/user-groups.ts';
 import { parseListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 import { listBody, listPage } from '../resources/list.ts';
@@ -13,7 +15,7 @@ import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, listResult } from '../schemas.ts';
 import { inWorkspace } from '../workspaces.ts';
 import { bindingWriter } from './binding-writes.ts';
-import { bindingsOfUser, membersIn, membersOf } from './bindings.ts';
+import { bindingsOfGroups, bindingsOfUser, membersIn, membersOf } from './bindings.ts';
 import {
   BASE,
   checkName,
@@ -168,7 +170,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
     schema: {
       tags: [TAG],
       summary: `The role templates of a member's ${roleKind}`,
-      description: `The ${roleKind}s that the member's role aggregates; an empty list when the user is no member.`,
+      description: `The ${roleKind}s that the member's role aggregates${scoping.kind === 'workspace' ? " (also the roles bound to the user's groups)" : ''}; an empty list when the user is no member.`,
       operationId: `Retrieve${scope.op}RoleTemplates`,
       params: OneParams,
       response: { 200: Type.Array(KubeObjectSchema), ...errors(503) },
@@ -176,10 +178,19 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
     handler: async (request, reply) => {
       const { place, namespace, member } = await params(request);
       const roleInf = await synced(roles);
+      const bindingInf = await synced(bindings);
       const seen = new Set<string>();
       const out: string[] = [];
       const here = (e: Entry) => scoping.holds(e.labels, place);
-      for (const b of bindingsOfUser(await synced(bindings), member!, namespace, here)) {
+      const found = bindingsOfUser(bindingInf, member!, namespace, here);
+      if (scoping.kind === 'workspace') {
+        // KubeSphere counts the workspace roles reached through the user's groups too (reference 3.2).
+        const user = (await synced(USERS)).get('', member!)?.object() as { spec?: { groups?: unknown } };
+        found.push(
+          ...bindingsOfGroups(inWorkspace(bindingInf, place), groupsConferredBy(user?.spec?.groups)),
+        );
+      }
+      for (const b of found) {
         if (b.roleKind !== roleKind) continue;
         for (const t of templatesOf(roleInf, namespace, b.roleName)) {
           if (!seen.has(t.key)) out.push(t.json);
