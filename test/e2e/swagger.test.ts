@@ -51,7 +51,10 @@ test('ks-openapi-spec documents every aggregated route with parameters and respo
   }
   // Shared models are definitions referred to by $ref (not copied into every operation), and every $ref resolves.
   assert.equal(nodes.responses['401'].schema.$ref, '#/definitions/Status');
-  assert.equal(nodes.responses['401'].description, 'Missing or invalid bearer token');
+  assert.equal(
+    nodes.responses['401'].description,
+    'Missing or invalid credentials (bearer token or HTTP Basic)',
+  );
   assert.ok(doc.definitions.Status.properties.reason);
   const refs = JSON.stringify(doc).match(/"\$ref":"#\/definitions\/[^"]+"/g) ?? [];
   assert.ok(refs.length > 50, `${refs.length} references`);
@@ -62,6 +65,12 @@ test('ks-openapi-spec documents every aggregated route with parameters and respo
   }
   assert.ok(crd.definitions['io.kubesphere.installer.v1alpha1.ClusterConfiguration']);
   assert.ok(crd.paths['/apis/iam.kubesphere.io/v1alpha2/users/{name}'].get);
+  // Both documents offer HTTP Basic beside the bearer token, as every path accepts it.
+  for (const d of [doc, crd]) {
+    assert.equal(d.securityDefinitions.BearerToken.in, 'header');
+    assert.equal(d.securityDefinitions.BasicAuth.type, 'basic');
+    assert.ok(d.security.some((s: Json) => 'BasicAuth' in s));
+  }
 });
 
 test('both documents and the UI are served without a token', async () => {

@@ -103,7 +103,7 @@ export const MergePatch = Type.Object(
 export function errors(...codes: number[]): Record<string, TSchema> {
   const names: Record<number, string> = {
     400: 'Bad request (invalid parameter or body)',
-    401: 'Missing or invalid bearer token',
+    401: 'Missing or invalid credentials (bearer token or HTTP Basic)',
     403: 'Not allowed',
     404: 'Not found',
     409: 'Conflict',

@@ -189,8 +189,11 @@ export function buildCrdOpenApi(version: string, crds: readonly CrdDefinition[] 
         'The custom-resource API objects of kapiserver (KubeSphere v3 CRDs), served by the orchestrator',
       version,
     },
-    securityDefinitions: { BearerToken: { type: 'apiKey', name: 'Authorization', in: 'header' } },
-    security: [{ BearerToken: [] }],
+    securityDefinitions: {
+      BearerToken: { type: 'apiKey', name: 'Authorization', in: 'header' },
+      BasicAuth: { type: 'basic', description: 'HTTP Basic: user name (or e-mail) and password' },
+    },
+    security: [{ BearerToken: [] }, { BasicAuth: [] }],
     paths,
     definitions,
   };

@@ -25,7 +25,7 @@ export async function buildKsOpenApi(): Promise<Record<string, unknown>> {
       info: {
         title: 'KubeSphere',
         description:
-          "kapiserver's own APIs: the aggregated APIs under /kapis (also reachable under /kapi) and token issuance under /oauth. Get a token with POST /oauth/token (password grant), then send Authorization: Bearer <token>.",
+          "kapiserver's own APIs: the aggregated APIs under /kapis (also reachable under /kapi) and token issuance under /oauth. Get a token with POST /oauth/token (password grant), then send Authorization: Bearer <token>; or send HTTP Basic credentials (user name or e-mail, and password) on every call, as KubeSphere's Go client does.",
         version: PKG_VERSION,
       },
       consumes: ['application/json'],
@@ -37,9 +37,10 @@ export async function buildKsOpenApi(): Promise<Record<string, unknown>> {
           in: 'header',
           description: 'Bearer <access_token>',
         },
+        BasicAuth: { type: 'basic', description: 'HTTP Basic: user name (or e-mail) and password' },
         OAuth2Password: { type: 'oauth2', flow: 'password', tokenUrl: '/oauth/token', scopes: {} },
       },
-      security: [{ BearerToken: [] }, { OAuth2Password: [] }],
+      security: [{ BearerToken: [] }, { BasicAuth: [] }, { OAuth2Password: [] }],
     },
   });
   registerVersionRoutes(app, ctx.cluster);
