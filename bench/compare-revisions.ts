@@ -10,8 +10,8 @@
 //  - the password grant, POST /oauth/token, at a fixed concurrency (bcrypt-bound),
 //  - the /kapis paged node list bench/kapis.ts measures.
 // Per path: req/s of each side, each round's after/before ratio (runs adjacent in time) and their median, and the
-// CPU microseconds per request of each kapiserver (from /proc: moved less than req/s by other load on the machine);
-// also each server's idle CPU and the load average. Prints one JSON document and a one-line summary.
+// CPU microseconds per request of each kapiserver and of its dev cluster (from /proc: moved less than req/s by other
+// load on the machine); also each server's idle CPU and the load average. Prints one JSON document and a one-line summary.
 // Usage: npm run bench -- compare <before-rev> [<after-rev>, default HEAD]. BENCH_SECONDS (3), BENCH_ROUNDS (3),
 // BENCH_NODES (100); BENCH_CPU_PROF=<dir>: both servers run with --cpu-prof and write their profiles under <dir>;
 // BENCH_KEEP_WORKTREES=1 keeps the worktrees this run created for the next one (npm ci takes minutes);
@@ -241,18 +241,22 @@ interface Measured {
   load: Load;
   /** CPU microseconds per request of the kapiserver process. */
   cpuUs?: number;
+  /** CPU microseconds per request of its dev cluster (what it forwards to, and its informers' source). */
+  devCpuUs?: number;
 }
 
 async function measure(s: Server, name: string): Promise<Measured> {
-  const pid = s.child.pid ?? 0;
-  const cpu0 = cpuSeconds(pid);
+  const pids = [s.child.pid ?? 0, s.dev.child.pid ?? 0];
+  const cpu0 = pids.map((pid) => cpuSeconds(pid));
   const load = await autocannon(LOADS[name].options(s));
-  const cpu1 = cpuSeconds(pid);
+  const cpu1 = pids.map((pid) => cpuSeconds(pid));
   if (load.non2xx > 0 || load.errors > 0)
     throw new Error(`${s.label} ${name}: ${load.non2xx} non-2xx answers, ${load.errors} errors`);
-  const cpuUs =
-    cpu0 && cpu1 && load.requests > 0 ? ((cpu1.self - cpu0.self) / load.requests) * 1e6 : undefined;
-  return { load, cpuUs };
+  const perRequest = (i: number) => {
+    const [a, b] = [cpu0[i], cpu1[i]];
+    return a && b && load.requests > 0 ? ((b.self - a.self) / load.requests) * 1e6 : undefined;
+  };
+  return { load, cpuUs: perRequest(0), devCpuUs: perRequest(1) };
 }
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -294,7 +298,8 @@ async function main() {
         for (const s of order) runs[s.label as 'before' | 'after'].push(await measure(s, name));
       }
       const ratios = runs.after.map((a, i) => round2(a.load.rps / runs.before[i].load.rps));
-      const cpu = (ms: Measured[]) => ms.map((m) => Math.round(m.cpuUs ?? Number.NaN));
+      const cpu = (ms: Measured[], of: 'cpuUs' | 'devCpuUs' = 'cpuUs') =>
+        ms.map((m) => Math.round(m[of] ?? Number.NaN));
       const cpuRatios = runs.after.map((a, i) =>
         round2((a.cpuUs ?? Number.NaN) / (runs.before[i].cpuUs ?? 1)),
       );
@@ -306,6 +311,10 @@ async function main() {
         },
         p99ms: { before: runs.before.map((m) => m.load.p99), after: runs.after.map((m) => m.load.p99) },
         kapiserverCpuUsPerRequest: { before: cpu(runs.before), after: cpu(runs.after) },
+        devClusterCpuUsPerRequest: {
+          before: cpu(runs.before, 'devCpuUs'),
+          after: cpu(runs.after, 'devCpuUs'),
+        },
         afterToBeforeRatios: ratios,
         afterToBeforeRatio: median(ratios),
         // Above 1: the after revision spends more CPU per request.
