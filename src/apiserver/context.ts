@@ -2,10 +2,10 @@
 // own builder in test/helpers/server-context.ts): no part is optional, so no consumer chooses a failure mode for a
 // missing one.
 import type { Logger } from 'pino';
-import type { KubeSphereConfig } from '../config/index.ts';
 import type { Auditor } from './audit/index.ts';
 import type { ClusterCache } from './cluster/cache.ts';
 import type { ClusterConnection } from './cluster/index.ts';
+import type { ConfigSource } from './config-source.ts';
 import type { AuthorizationDecision } from './iam/authorizer.ts';
 import type { EscalationChecker } from './iam/rbac-escalation.ts';
 import type { RuleResolver } from './iam/rbac-resolver.ts';
@@ -16,8 +16,8 @@ import type { RequestInfo, UserInfo } from './request.ts';
 
 /** The parts the token service and the authorizer are built from. */
 export interface BaseContext {
-  /** Effective configuration (defaults < file < ClusterConfiguration < flags); the ClusterConfiguration layer is live. */
-  config: KubeSphereConfig;
+  /** Effective configuration (defaults < file < ClusterConfiguration < flags): `current()`, and change events. */
+  config: ConfigSource;
   cluster: ClusterConnection;
   logger: Logger;
   /** Directory for kapiserver's own files (PKI, generated secrets). */

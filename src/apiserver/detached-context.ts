@@ -6,6 +6,7 @@ import type { KubeSphereConfig } from '../config/index.ts';
 import { createAuditor } from './audit/index.ts';
 import { ClusterCache } from './cluster/cache.ts';
 import { ClusterConnection } from './cluster/index.ts';
+import { ConfigSource } from './config-source.ts';
 import type { BaseContext, ServerContext } from './context.ts';
 import { startAuthorization } from './iam/rbac-start.ts';
 import { createApiMetrics } from './metrics/index.ts';
@@ -28,7 +29,7 @@ export function detachedContext(
   const cluster = new ClusterConnection({ server: 'https://127.0.0.1:1' }, logger);
   const metrics = parts.metrics ?? createApiMetrics();
   const base: BaseContext = {
-    config,
+    config: new ConfigSource(config),
     cluster,
     logger,
     dataDir: parts.dataDir ?? '',

@@ -6,6 +6,7 @@ import { ensureLocalPki } from '../pki/index.ts';
 import { createAuditor } from './audit/index.ts';
 import { ClusterCache } from './cluster/cache.ts';
 import type { ClusterConnection } from './cluster/index.ts';
+import { ConfigSource } from './config-source.ts';
 import type { BaseContext, ServerContext } from './context.ts';
 import { startControllers } from './controllers/index.ts';
 import { startAuthorization } from './iam/rbac-start.ts';
@@ -69,7 +70,7 @@ export async function startApiServer(opts: ApiServerOptions): Promise<RunningApi
   metrics.addHealthCheck('informer-cache', () => cache.synced());
   closers.push(() => cache.close());
   const base: BaseContext = {
-    config: opts.config,
+    config: new ConfigSource(opts.config),
     cluster: opts.cluster,
     logger: opts.logger,
     dataDir: opts.dataDir,

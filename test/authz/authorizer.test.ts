@@ -271,7 +271,7 @@ test('non-resource URLs: granted by a ClusterRole with nonResourceURLs bound clu
 test('authorization.mode AlwaysDeny refuses everything but the allow-list; AlwaysAllow lets everyone through', {
   timeout: 30_000,
 }, async () => {
-  const config = stack.api.context.config;
+  const config = stack.api.context.config.current();
   try {
     config.authorization.mode = 'AlwaysDeny';
     assert.equal((await call('admin', 'GET', '/api/v1/nodes')).status, 403);

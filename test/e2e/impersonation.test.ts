@@ -203,7 +203,7 @@ test('the impersonated user is what is forwarded (authorization.impersonate) and
   skip,
   timeout: 120_000,
 }, async () => {
-  const config = stack.api.context.config;
+  const config = stack.api.context.config.current();
   config.authorization.impersonate = true;
   try {
     const since = front.seen.length;

@@ -160,7 +160,7 @@ test('a watch streams events and closing it closes the upstream watch', { timeou
 test('with authorization.impersonate the authenticated user is passed on', {
   timeout: 60_000,
 }, async () => {
-  const config = stack.api.context.config;
+  const config = stack.api.context.config.current();
   config.authorization.impersonate = true;
   try {
     const res = await raw('GET', '/api/v1/namespaces/default/configmaps?marker=impersonate', {

@@ -66,7 +66,7 @@ export function escalationCheckerFor(
   ctx: ServerContext,
   user: UserInfo | undefined,
 ): EscalationChecker | undefined {
-  return user && ctx.config.authorization.mode === 'RBAC' ? ctx.authorizer.escalation : undefined;
+  return user && ctx.config.current().authorization.mode === 'RBAC' ? ctx.authorizer.escalation : undefined;
 }
 
 function refuse(user: UserInfo, info: RequestInfo, what: string, missing: PolicyRule[]): never {

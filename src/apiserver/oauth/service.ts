@@ -45,10 +45,10 @@ const SYNC_WAIT_MS = 60_000;
 
 export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
   const logger: Logger = ctx.logger.child({ component: 'oauth' });
-  const base: KubeSphereConfig = structuredClone(ctx.config);
+  const base: KubeSphereConfig = structuredClone(ctx.config.current());
   const rest = new KubeRest(ctx.cluster);
-  const clients = new ClientRegistry(ctx.config.authentication.oauthOptions.clients);
-  const options = () => ctx.config.authentication;
+  const clients = new ClientRegistry(base.authentication.oauthOptions.clients);
+  const options = () => ctx.config.current().authentication;
   const cache = ctx.cache;
   const users = new Users(rest, cache);
   const recorder = new LoginRecorder(rest, logger);
@@ -69,6 +69,10 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     warned = now;
   };
   warnDefaultClient();
+  const unsubscribe = ctx.config.onChange((next) => {
+    clients.replace(next.authentication.oauthOptions.clients);
+    warnDefaultClient();
+  });
 
   const service: OAuthService = {
     clients,
@@ -87,6 +91,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     async close() {
       closed = true;
       for (const w of watches) w.close();
+      unsubscribe();
       users.close();
       await recorder.flush();
       await store.close();
@@ -95,7 +100,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
 
   const init = async () => {
     await installCrds(rest, logger);
-    const secret = await resolveJwtSecret(ctx.config.authentication.jwtSecret, rest, logger);
+    const secret = await resolveJwtSecret(base.authentication.jwtSecret, rest, logger);
     const issuer = new TokenIssuer({
       secret,
       issuer: () => options().oauthOptions.issuer,
@@ -105,19 +110,10 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     if (!(await users.start().waitForSync(SYNC_WAIT_MS)))
       throw new Error('the user cache has not synced yet');
     await bootstrapAdmin(users, rest, logger, {
-      configuredPassword: ctx.config.authentication.adminPassword,
+      configuredPassword: base.authentication.adminPassword,
       dataDir: ctx.dataDir,
     });
-    const cc = watchClusterConfiguration(
-      cache,
-      base,
-      (next) => {
-        ctx.config.authentication = next.authentication;
-        clients.replace(next.authentication.oauthOptions.clients);
-        warnDefaultClient();
-      },
-      logger,
-    );
+    const cc = watchClusterConfiguration(cache, base, (next) => ctx.config.set(next), logger);
     watches.push(cc);
     if (!(await cc.synced(SYNC_WAIT_MS)))
       throw new Error('the ClusterConfiguration cache has not synced yet');

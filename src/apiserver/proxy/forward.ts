@@ -81,7 +81,7 @@ export function registerProxy(app: FastifyInstance, ctx: ServerContext): void {
     ) => {
       const out = forwardHeaders(request.raw.headers, {
         authorization: ctx.cluster.authorization(),
-        impersonate: ctx.config.authorization.impersonate ? request.user : undefined,
+        impersonate: ctx.config.current().authorization.impersonate ? request.user : undefined,
       });
       out.host = String(headers.host);
       return out;

@@ -74,7 +74,7 @@ function upstreamRequest(ctx: ServerContext, req: IncomingMessage, user: UserInf
     req.headers,
     {
       authorization: ctx.cluster.authorization(),
-      impersonate: ctx.config.authorization.impersonate ? user : undefined,
+      impersonate: ctx.config.current().authorization.impersonate ? user : undefined,
     },
     { keepUpgrade: true },
   );

@@ -102,6 +102,6 @@ export function registerConfigRoutes(app: FastifyInstance, ctx: ServerContext): 
         ...errors(),
       },
     },
-    handler: async () => scrub({ ...ctx.config, authentication: auth() }),
+    handler: async () => scrub({ ...ctx.config.current(), authentication: auth() }),
   });
 }

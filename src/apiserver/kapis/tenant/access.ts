@@ -31,7 +31,7 @@ export function tenantAccess(ctx: ServerContext): TenantAccess {
   const resolver = ctx.authorizer.rules;
   return {
     async seesAll(user, what, scope) {
-      if (ctx.config.authorization.mode !== 'RBAC') return true;
+      if (ctx.config.current().authorization.mode !== 'RBAC') return true;
       const attrs = {
         isResourceRequest: true,
         verb: 'list',
