@@ -1,7 +1,7 @@
 // RbacListers over plain objects held in memory: RBAC decisions tested (and benchmarked) without a cluster, a cache or
 // polling. Bindings are indexed by the same keys as the informer's index, so a lookup never scans them all.
 import type { KubeObject } from '../../src/apiserver/cluster/index.ts';
-import { WORKSPACE_LABEL } from '../../src/apiserver/iam/rbac.ts';
+import { WORKSPACE_LABEL } from '../../src/apiserver/iam/labels.ts';
 import {
   type Binding,
   type BindingKind,

@@ -5,8 +5,9 @@
 
 import type { Clock } from '../clock.ts';
 import type { ClusterCache, KubeObject, KubeRest } from '../cluster/index.ts';
+import { GROUP_REF_LABEL } from '../iam/labels.ts';
 import { Dependents } from './dependents.ts';
-import { BINDING_KINDS, GROUP_BINDINGS, GROUP_REF_LABEL, GROUPS } from './resources.ts';
+import { BINDING_KINDS, GROUP_BINDINGS, GROUPS } from './resources.ts';
 import type { Controller } from './runner.ts';
 
 const groupsOfBinding = (o: KubeObject) => {

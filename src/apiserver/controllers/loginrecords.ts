@@ -4,7 +4,7 @@
 import type { AuthenticationOptions } from '../../config/index.ts';
 import type { Clock } from '../clock.ts';
 import { type ClusterCache, isNotFound, type KubeObject, type KubeRest } from '../cluster/index.ts';
-import { USER_REF_LABEL } from '../iam/loginrecords.ts';
+import { USER_REF_LABEL } from '../iam/labels.ts';
 import { LOGIN_RECORDS, objectPath } from './resources.ts';
 import { type Controller, enqueueKeys } from './runner.ts';
 

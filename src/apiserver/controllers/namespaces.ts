@@ -7,11 +7,10 @@
 // reconcile done. A system namespace (kube-system...) is never owned by a workspace, whatever its label says: no
 // workspace deletion may take it along.
 import type { ClusterCache, Informer, KubeRest } from '../cluster/index.ts';
-import { USER_REF_LABEL } from '../iam/loginrecords.ts';
+import { CREATOR_ANNOTATION, USER_REF_LABEL, WORKSPACE_LABEL } from '../iam/labels.ts';
 import { USERS_REF } from '../iam/users.ts';
 import { SYSTEM_NAMESPACES } from '../tenancy/builtins.ts';
 import {
-  CREATOR_ANNOTATION,
   controllerRef,
   ensureObject,
   isDeleting,
@@ -27,7 +26,6 @@ import {
   ROLES,
   sameJson,
   WORKSPACE_API_VERSION,
-  WORKSPACE_LABEL,
   WORKSPACES,
 } from './resources.ts';
 import { type Controller, enqueueKeys } from './runner.ts';

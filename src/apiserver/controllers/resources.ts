@@ -1,5 +1,5 @@
-// The objects the controllers read and write: their resource refs, REST paths, and the labels, annotations and
-// finalizers KubeSphere gives them meaning with (reference 2.2).
+// The objects the controllers read and write: their resource refs, REST paths, and the labels and finalizers
+// KubeSphere gives them meaning with (reference 2.2; the shared labels are iam/labels.ts's).
 import {
   collectionPath,
   isConflict,
@@ -54,18 +54,17 @@ export const BINDING_KINDS = [
   ROLE_BINDINGS,
 ];
 
-export const WORKSPACE_LABEL = 'kubesphere.io/workspace';
 export const NAMESPACE_LABEL = 'kubesphere.io/namespace';
 /** `"true"`: the object is managed by multi-cluster federation; the controllers leave it alone. */
 export const KUBEFED_MANAGED_LABEL = 'kubefed.io/managed';
 /** RoleBases whose role is created in every namespace of a workspace. */
 export const NAMESPACE_SCOPE_LABEL = 'scope.kubesphere.io/namespace';
-export const CREATOR_ANNOTATION = 'kubesphere.io/creator';
+// proxy/creator-guard.ts still reads the annotation from here.
+export { CREATOR_ANNOTATION } from '../iam/labels.ts';
 export const TEMPLATE_FINALIZER = 'finalizers.workspacetemplate.kubesphere.io';
 /** Put on a WorkspaceTemplate by a delete with propagationPolicy Orphan: its namespaces outlive it. */
 export const ORPHAN_FINALIZER = 'orphan.finalizers.kubesphere.io';
 export const GROUP_BINDING_FINALIZER = 'finalizers.kubesphere.io/groupsbindings';
-export const GROUP_REF_LABEL = 'iam.kubesphere.io/group-ref';
 
 export const WORKSPACE_API_VERSION = `${TENANT_GROUP}/${WORKSPACES.version}`;
 export const IAM_API_VERSION = `${IAM_GROUP}/${WORKSPACE_ROLES.version}`;

@@ -5,7 +5,7 @@
 import type { AuthenticationOptions } from '../../config/index.ts';
 import type { Clock } from '../clock.ts';
 import type { ClusterCache, KubeRest } from '../cluster/index.ts';
-import { USER_REF_LABEL } from '../iam/loginrecords.ts';
+import { USER_REF_LABEL } from '../iam/labels.ts';
 import { hashPassword, isPasswordHashed } from '../iam/password.ts';
 import { kubeTime, USERS_PATH, USERS_REF, type UserObject } from '../iam/users.ts';
 import { Dependents } from './dependents.ts';

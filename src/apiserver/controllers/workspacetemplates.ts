@@ -5,10 +5,9 @@
 // deletes the namespaces it owns, or strips their owner reference when the template carries the orphan finalizer)
 // and the roles and binding it owns.
 import { type ClusterCache, type Informer, isNotFound, type KubeRest } from '../cluster/index.ts';
-import { USER_REF_LABEL } from '../iam/loginrecords.ts';
+import { CREATOR_ANNOTATION, USER_REF_LABEL, WORKSPACE_LABEL } from '../iam/labels.ts';
 import { USERS_REF } from '../iam/users.ts';
 import {
-  CREATOR_ANNOTATION,
   controllerRef,
   ensureObject,
   hasFinalizer,
@@ -21,7 +20,6 @@ import {
   sameJson,
   TEMPLATE_FINALIZER,
   WORKSPACE_API_VERSION,
-  WORKSPACE_LABEL,
   WORKSPACE_ROLE_BINDINGS,
   WORKSPACE_ROLES,
   WORKSPACE_TEMPLATES,

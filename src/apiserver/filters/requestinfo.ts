@@ -3,7 +3,7 @@
 
 // The types live in ../request.ts, below the filters, so nothing imports upward.
 import { parseLabelSelector } from '../../k8s/selectors.ts';
-import { WORKSPACE_LABEL } from '../iam/rbac.ts';
+import { WORKSPACE_LABEL } from '../iam/labels.ts';
 import type { RequestInfo } from '../request.ts';
 import { resourceScopeOf, WORKSPACE_LABELLED_RESOURCES } from '../resource-scope.ts';
 

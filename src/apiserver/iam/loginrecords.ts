@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { KubeRest } from '../cluster/index.ts';
 import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
+import { USER_REF_LABEL } from './labels.ts';
 import { kubeTime, type UserObject } from './users.ts';
 
 export const LOGIN_RECORDS_PATH = `/apis/${IAM_GROUP}/${IAM_VERSION}/loginrecords`;
-export const USER_REF_LABEL = 'iam.kubesphere.io/user-ref';
 
 export interface LoginAttempt {
   success: boolean;

@@ -8,7 +8,8 @@ import { forbidden } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import type { RequestInfo, UserInfo } from '../request.ts';
 import { type Authorizer, attributesOf, GLOBAL, type Scope, scopeOf } from './authorizer.ts';
-import { IAM_GROUP, RBAC_GROUP, WORKSPACE_LABEL } from './rbac.ts';
+import { WORKSPACE_LABEL } from './labels.ts';
+import { IAM_GROUP, RBAC_GROUP } from './rbac.ts';
 import { aggregatesOf, type RoleKind } from './rbac-listers.ts';
 import { describeGrant, type RuleResolver } from './rbac-resolver.ts';
 

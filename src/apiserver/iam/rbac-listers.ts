@@ -13,7 +13,8 @@ import {
   subjectKey,
 } from '../../k8s/rbac.ts';
 import type { ClusterCache, Entry, Informer, KubeObject, ResourceRef } from '../cluster/index.ts';
-import { AGGREGATION_ANNOTATION, IAM_GROUP, RBAC_GROUP, WORKSPACE_LABEL } from './rbac.ts';
+import { WORKSPACE_LABEL } from './labels.ts';
+import { AGGREGATION_ANNOTATION, IAM_GROUP, RBAC_GROUP } from './rbac.ts';
 
 export type RoleKind = 'Role' | 'ClusterRole' | 'GlobalRole' | 'WorkspaceRole';
 export type BindingKind = 'RoleBinding' | 'ClusterRoleBinding' | 'GlobalRoleBinding' | 'WorkspaceRoleBinding';

@@ -19,7 +19,6 @@ import type { RuleResolver } from './rbac-resolver.ts';
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const IAM_GROUP = 'iam.kubesphere.io';
 export const AGGREGATION_ANNOTATION = 'iam.kubesphere.io/aggregation-roles';
-export const WORKSPACE_LABEL = 'kubesphere.io/workspace';
 const TENANT_GROUP = 'tenant.kubesphere.io';
 /** The tenant API's workspace collections (v1alpha2 workspaces; v1alpha3 workspacetemplates and workspaces). */
 const WORKSPACE_RESOURCES = new Set(['workspaces', 'workspacetemplates']);

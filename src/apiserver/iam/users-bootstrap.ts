@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { isConflict, isNotFound, type KubeRest } from '../cluster/index.ts';
 import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
+import { USER_REF_LABEL } from './labels.ts';
 import { hashPassword } from './password.ts';
 import { kubeTime, type Users } from './users.ts';
 
@@ -68,7 +69,7 @@ export async function bootstrapAdmin(
   const binding = {
     apiVersion: `${IAM_GROUP}/${IAM_VERSION}`,
     kind: 'GlobalRoleBinding',
-    metadata: { name: ADMIN_USER, labels: { 'iam.kubesphere.io/user-ref': ADMIN_USER } },
+    metadata: { name: ADMIN_USER, labels: { [USER_REF_LABEL]: ADMIN_USER } },
     roleRef: { apiGroup: IAM_GROUP, kind: 'GlobalRole', name: ADMIN_ROLE },
     subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: ADMIN_USER }],
   };

@@ -11,11 +11,9 @@ import {
   WORKSPACE_ROLE_BINDING_CRD,
   WORKSPACE_TEMPLATE_CRD,
 } from '../crds/definitions.ts';
-import { WORKSPACE_LABEL } from '../iam/rbac.ts';
+import { WORKSPACE_LABEL } from '../iam/labels.ts';
 import { resourceDef } from './iam/common.ts';
 import type { ResourceDef } from './resources/defs.ts';
-
-export { WORKSPACE_LABEL };
 
 const WORKSPACE_INDEX = 'kapis:workspace';
 

@@ -5,11 +5,11 @@
 import type { Logger } from 'pino';
 import { isConflict, isNotFound, type KubeObject, KubeRest } from '../cluster/index.ts';
 import type { ServerContext } from '../context.ts';
+import { CREATOR_ANNOTATION, WORKSPACE_LABEL } from '../iam/labels.ts';
 import { retryUntilDone } from '../startup-retry.ts';
 import { ROLE_TEMPLATES } from './role-templates.ts';
 
 export const SYSTEM_WORKSPACE = 'system-workspace';
-export const WORKSPACE_LABEL = 'kubesphere.io/workspace';
 
 /** The namespaces ks-installer v3.4.1 puts in system-workspace (roles/common/tasks/init-namespaces.yaml), when they exist. */
 export const SYSTEM_NAMESPACES = [
@@ -30,7 +30,7 @@ export const SYSTEM_NAMESPACES = [
 const systemWorkspaceMeta = {
   name: SYSTEM_WORKSPACE,
   labels: { 'kubefed.io/managed': 'false' },
-  annotations: { 'kubesphere.io/creator': 'admin' },
+  annotations: { [CREATOR_ANNOTATION]: 'admin' },
 };
 const systemWorkspaceSpec = { manager: 'admin', networkIsolation: false };
 

@@ -4,8 +4,9 @@
 // Bindings are read from the orchestrator (not the cache) so that consecutive writes see each other.
 import type { KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../cluster/index.ts';
+import { USER_REF_LABEL } from '../../iam/labels.ts';
 import type { ResourceDef } from '../resources/defs.ts';
-import { fromKube, type IamDeps, nativePath, RBAC_GROUP, type Rec, rec, USER_REF_LABEL } from './common.ts';
+import { fromKube, type IamDeps, nativePath, RBAC_GROUP, type Rec, rec } from './common.ts';
 import type { Scoping } from './scoping.ts';
 
 export interface BindingType {

@@ -21,7 +21,6 @@ export const VERSION = 'v1alpha2';
 export const BASE = `/${GROUP}/${VERSION}`;
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export const TAG = 'iam.kubesphere.io/v1alpha2';
-export const USER_REF_LABEL = 'iam.kubesphere.io/user-ref';
 const SYNC_WAIT_MS = 15_000;
 /** Kubernetes object names (DNS subdomain). */
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;

@@ -9,6 +9,7 @@ import Type from 'typebox';
 import { alreadyExists, badRequest, invalid, notFound } from '../../../k8s/status.ts';
 import type { Informer, KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../cluster/index.ts';
+import { GROUP_REF_LABEL, USER_REF_LABEL } from '../../iam/labels.ts';
 import { parseListQuery } from '../query.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
@@ -29,12 +30,10 @@ import {
   searchOf,
   success,
   TAG,
-  USER_REF_LABEL,
   USERS,
 } from './common.ts';
 import { checkGroupJoin } from './escalation.ts';
 import { mergePatch } from './role-body.ts';
-import { GROUP_REF_LABEL } from './rolebindings.ts';
 import { SuccessSchema } from './schemas.ts';
 import { requireLabels, type Scoping } from './scoping.ts';
 

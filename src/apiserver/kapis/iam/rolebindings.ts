@@ -7,12 +7,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import { invalid, notFound } from '../../../k8s/status.ts';
 import type { KubeObject } from '../../cluster/index.ts';
+import { GROUP_REF_LABEL, USER_REF_LABEL, WORKSPACE_LABEL } from '../../iam/labels.ts';
 import { parseListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, listResult } from '../schemas.ts';
-import { WORKSPACE_LABEL, WORKSPACE_ROLE_BINDINGS } from '../workspaces.ts';
+import { WORKSPACE_ROLE_BINDINGS } from '../workspaces.ts';
 import {
   BASE,
   fromKube,
@@ -27,14 +28,11 @@ import {
   searchOf,
   success,
   TAG,
-  USER_REF_LABEL,
   WORKSPACE_ROLES,
 } from './common.ts';
 import { checkEscalation } from './escalation.ts';
 import { SuccessSchema } from './schemas.ts';
 import { NAMESPACE, requireLabels, type Scoping } from './scoping.ts';
-
-export const GROUP_REF_LABEL = 'iam.kubesphere.io/group-ref';
 
 interface BindingScope {
   scoping: Scoping;

@@ -9,13 +9,13 @@ import Type from 'typebox';
 import { badRequest, forbidden, notFound } from '../../../k8s/status.ts';
 import type { KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../cluster/index.ts';
+import { WORKSPACE_LABEL } from '../../iam/labels.ts';
 import { AGGREGATION_ANNOTATION } from '../../iam/rbac.ts';
 import { parseListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, listResult, MergePatch } from '../schemas.ts';
-import { WORKSPACE_LABEL } from '../workspaces.ts';
 import {
   BASE,
   fromKube,

@@ -7,8 +7,9 @@ import type { FastifyRequest } from 'fastify';
 import Type, { type TSchema } from 'typebox';
 import { parseLabelSelector } from '../../../k8s/selectors.ts';
 import type { ClusterCache } from '../../cluster/index.ts';
+import { WORKSPACE_LABEL } from '../../iam/labels.ts';
 import type { ListQuery } from '../query.ts';
-import { requireWorkspace, type Synced, WORKSPACE_LABEL, WORKSPACE_TEMPLATES } from '../workspaces.ts';
+import { requireWorkspace, type Synced, WORKSPACE_TEMPLATES } from '../workspaces.ts';
 import { checkName, type Rec, rec } from './common.ts';
 
 export interface Scoping {

@@ -6,6 +6,7 @@ import Type from 'typebox';
 import { badRequest, notFound } from '../../../k8s/status.ts';
 import type { Entry, KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../cluster/index.ts';
+import { USER_REF_LABEL } from '../../iam/labels.ts';
 import { hashPassword, verifyPassword } from '../../iam/password.ts';
 import { withoutCredentials } from '../../iam/user-credentials.ts';
 import type { UserObject } from '../../iam/users.ts';
@@ -33,7 +34,6 @@ import {
   searchOf,
   success,
   TAG,
-  USER_REF_LABEL,
   USERS,
   VERSION,
 } from './common.ts';

@@ -1,5 +1,5 @@
-// Shared pieces of the tenant.kubesphere.io routes: paths, the informer-backed types they read, name checks, and
-// the labels and annotations KubeSphere gives meaning to (reference 2.2).
+// Shared pieces of the tenant.kubesphere.io routes: paths, the informer-backed types they read and name checks (the
+// labels and annotations are iam/labels.ts's).
 import type { FastifyRequest } from 'fastify';
 import { invalid, notFound, unauthorized } from '../../../k8s/status.ts';
 import { collectionPath } from '../../cluster/index.ts';
@@ -12,9 +12,6 @@ export const V2 = `/${TENANT_GROUP}/v1alpha2`;
 export const V3 = `/${TENANT_GROUP}/v1alpha3`;
 export const TAG_V2 = `${TENANT_GROUP}/v1alpha2`;
 export const TAG_V3 = `${TENANT_GROUP}/v1alpha3`;
-
-export const WORKSPACE_LABEL = 'kubesphere.io/workspace';
-export const CREATOR_ANNOTATION = 'kubesphere.io/creator';
 
 export const WORKSPACE_TEMPLATES = resourceDef(
   TENANT_GROUP,

@@ -8,6 +8,7 @@ import Type from 'typebox';
 import { badRequest, forbidden, invalid, notFound } from '../../../k8s/status.ts';
 import type { KubeObject } from '../../cluster/index.ts';
 import { TENANT_GROUP } from '../../crds/definitions.ts';
+import { CREATOR_ANNOTATION, WORKSPACE_LABEL } from '../../iam/labels.ts';
 import type { UserInfo } from '../../request.ts';
 import { SYSTEM_NAMESPACES } from '../../tenancy/builtins.ts';
 import {
@@ -27,14 +28,12 @@ import { registerKapisRoute } from '../route.ts';
 import { errors, ListQueryString, listResult, MergePatch } from '../schemas.ts';
 import { GLOBAL, type TenantAccess, visibleNamespaces } from './access.ts';
 import {
-  CREATOR_ANNOTATION,
   callerOf,
   checkDnsLabel,
   NAMESPACES,
   pathOf,
   TAG_V2,
   V2,
-  WORKSPACE_LABEL,
   WORKSPACE_TEMPLATES,
   workspaceNotFound,
 } from './common.ts';

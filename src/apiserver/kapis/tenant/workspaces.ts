@@ -8,6 +8,7 @@ import { badRequest, forbidden, notFound } from '../../../k8s/status.ts';
 import { type Informer, isConflict, type KubeObject } from '../../cluster/index.ts';
 import { ORPHAN_FINALIZER, TEMPLATE_FINALIZER } from '../../controllers/resources.ts';
 import { TENANT_GROUP } from '../../crds/definitions.ts';
+import { CREATOR_ANNOTATION, WORKSPACE_LABEL } from '../../iam/labels.ts';
 import { SYSTEM_NAMESPACES, SYSTEM_WORKSPACE } from '../../tenancy/builtins.ts';
 import {
   fromKube,
@@ -26,7 +27,6 @@ import { registerKapisRoute } from '../route.ts';
 import { errors, ListQueryString, listResult } from '../schemas.ts';
 import { GLOBAL, type TenantAccess } from './access.ts';
 import {
-  CREATOR_ANNOTATION,
   callerOf,
   checkDnsLabel,
   NAMESPACES,
@@ -35,7 +35,6 @@ import {
   TAG_V3,
   V2,
   V3,
-  WORKSPACE_LABEL,
   WORKSPACE_TEMPLATES,
   WORKSPACES,
 } from './common.ts';
