@@ -92,6 +92,13 @@ export function iamDeps(ctx: ServerContext): IamDeps {
   };
 }
 
+/** The 400 Kubernetes answers when a body names another object than the path does. */
+export function nameMismatch(given: unknown, url: string | undefined): StatusError {
+  return badRequest(
+    `the name of the object (${String(given)}) does not match the name on the URL (${String(url)})`,
+  );
+}
+
 /** Orchestrator errors in Status form (their messages carry no secrets: bodies are never echoed). */
 export function fromKube(err: unknown, group: string, resource: string, name: string): never {
   if (err instanceof KubeError) {

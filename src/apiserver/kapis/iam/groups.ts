@@ -24,6 +24,7 @@ import {
   type IamDeps,
   isObject,
   json,
+  nameMismatch,
   nativePath,
   type Rec,
   rec,
@@ -218,9 +219,7 @@ export function registerGroupRoutes(app: FastifyInstance, deps: IamDeps, scoping
         if (method === 'PUT') {
           const given = rec(body.metadata).name;
           if (given !== undefined && given !== group) {
-            throw badRequest(
-              `the name of the object (${String(given)}) does not match the name on the URL (${group})`,
-            );
+            throw nameMismatch(given, group);
           }
         }
         const pinned = typeof rec(body.metadata).resourceVersion === 'string';

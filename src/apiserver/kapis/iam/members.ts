@@ -22,6 +22,7 @@ import {
   GROUP,
   type IamDeps,
   json,
+  nameMismatch,
   restrictNames,
   searchOf,
   success,
@@ -238,9 +239,7 @@ export function registerMemberRoutes(app: FastifyInstance, deps: IamDeps, scope:
       const { place, member } = await params(request);
       const m = parseMember(request.body as Wanted, 'the body');
       if (m.username !== member) {
-        throw badRequest(
-          `the name of the object (${m.username}) does not match the name on the URL (${member})`,
-        );
+        throw nameMismatch(m.username, member);
       }
       await check(request, place, [m]);
       await writer.setRole(place, m.username, m.roleRef);

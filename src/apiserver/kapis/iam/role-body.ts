@@ -4,7 +4,7 @@
 import { badRequest, notFound } from '../../../k8s/status.ts';
 import type { Entry, Informer } from '../../cluster/index.ts';
 import { AGGREGATION_ANNOTATION } from '../../iam/rbac.ts';
-import { checkName, isObject, type Rec, stringMap } from './common.ts';
+import { checkName, isObject, nameMismatch, type Rec, stringMap } from './common.ts';
 
 const RULE_LISTS = ['apiGroups', 'resources', 'resourceNames', 'nonResourceURLs'] as const;
 
@@ -109,7 +109,7 @@ export function roleMeta(body: unknown, name?: string): RoleMeta {
   if (!isObject(meta)) throw badRequest('metadata must be an object');
   const n = checkName('metadata.name', meta.name ?? name);
   if (name !== undefined && n !== name) {
-    throw badRequest(`the name of the object (${n}) does not match the name on the URL (${name})`);
+    throw nameMismatch(n, name);
   }
   if (body.aggregationRule !== undefined) throw badRequest(AGGREGATION_RULE_UNSUPPORTED);
   const rv = meta.resourceVersion;

@@ -8,7 +8,8 @@ import { TENANT_GROUP } from '../../crds/definitions.ts';
 import { fromKube, type IamDeps, json } from '../iam/common.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject, ListQueryString, listResult } from '../schemas.ts';
-import { pathOf, TAG_V2, V2, WORKSPACE_TEMPLATES } from './common.ts';
+import { WORKSPACE_TEMPLATES } from '../workspaces.ts';
+import { pathOf, TAG_V2, V2 } from './common.ts';
 
 const EMPTY = '{"items":[],"totalItems":0}';
 

@@ -5,6 +5,7 @@
 // indexes by subject), the one place that reads bindings.
 import { rulesAllow } from '../../../k8s/rbac.ts';
 import type { ServerContext } from '../../context.ts';
+import { TENANT_GROUP } from '../../crds/definitions.ts';
 import { GLOBAL, type Scope, scopeOf } from '../../iam/authorizer.ts';
 import type { UserInfo } from '../../request.ts';
 
@@ -24,6 +25,8 @@ export interface TenantAccess {
   /** Namespaces (of `workspace` when given) in which a RoleBinding names the user or one of their groups. */
   namespacesOf(user: UserInfo, workspace?: string): Promise<Set<string>>;
 }
+
+const ALL_WORKSPACES: ListOf = { apiGroup: TENANT_GROUP, resource: 'workspaces' };
 
 export const workspaceScope = (workspace: string): Scope => scopeOf('', workspace);
 
@@ -47,6 +50,15 @@ export function tenantAccess(ctx: ServerContext): TenantAccess {
     workspacesOf: (user) => resolver.workspacesOf(user),
     namespacesOf: (user, workspace) => resolver.namespacesOf(user, workspace),
   };
+}
+
+/** The workspaces the user may see: all of them with the right to list workspaces, else those they are a member of. */
+export async function visibleWorkspaces(
+  access: TenantAccess,
+  user: UserInfo,
+): Promise<Set<string> | undefined> {
+  if (await access.seesAll(user, ALL_WORKSPACES, GLOBAL)) return undefined;
+  return access.workspacesOf(user);
 }
 
 /** Namespaces of `workspace` the user may see: all of them with the right, else those they are bound in. */

@@ -3,22 +3,17 @@
 import type { FastifyRequest } from 'fastify';
 import { invalid, notFound, unauthorized } from '../../../k8s/status.ts';
 import { collectionPath } from '../../cluster/index.ts';
-import { TENANT_GROUP, WORKSPACE_CRD, WORKSPACE_TEMPLATE_CRD } from '../../crds/definitions.ts';
+import { TENANT_GROUP, WORKSPACE_CRD } from '../../crds/definitions.ts';
 import type { UserInfo } from '../../request.ts';
 import { resourceDef } from '../iam/common.ts';
 import type { ResourceDef } from '../resources/defs.ts';
+import { WORKSPACE_TEMPLATES } from '../workspaces.ts';
 
 export const V2 = `/${TENANT_GROUP}/v1alpha2`;
 export const V3 = `/${TENANT_GROUP}/v1alpha3`;
 export const TAG_V2 = `${TENANT_GROUP}/v1alpha2`;
 export const TAG_V3 = `${TENANT_GROUP}/v1alpha3`;
 
-export const WORKSPACE_TEMPLATES = resourceDef(
-  TENANT_GROUP,
-  WORKSPACE_TEMPLATE_CRD.spec.versions[0].name,
-  WORKSPACE_TEMPLATE_CRD.spec.names.plural,
-  false,
-);
 export const WORKSPACES = resourceDef(
   TENANT_GROUP,
   WORKSPACE_CRD.spec.versions[0].name,

@@ -5,7 +5,7 @@
 // the creator its admin).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { badRequest, forbidden, invalid, notFound } from '../../../k8s/status.ts';
+import { forbidden, invalid, notFound } from '../../../k8s/status.ts';
 import type { KubeObject } from '../../cluster/index.ts';
 import { TENANT_GROUP } from '../../crds/definitions.ts';
 import { CREATOR_ANNOTATION, WORKSPACE_LABEL } from '../../iam/labels.ts';
@@ -15,6 +15,7 @@ import {
   fromKube,
   type IamDeps,
   json,
+  nameMismatch,
   type Rec,
   rec,
   restrictNames,
@@ -26,17 +27,9 @@ import { parseListQuery } from '../query.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, ListQueryString, listResult, MergePatch } from '../schemas.ts';
-import { GLOBAL, type TenantAccess, visibleNamespaces } from './access.ts';
-import {
-  callerOf,
-  checkDnsLabel,
-  NAMESPACES,
-  pathOf,
-  TAG_V2,
-  V2,
-  WORKSPACE_TEMPLATES,
-  workspaceNotFound,
-} from './common.ts';
+import { WORKSPACE_TEMPLATES } from '../workspaces.ts';
+import { type TenantAccess, visibleNamespaces, visibleWorkspaces } from './access.ts';
+import { callerOf, checkDnsLabel, NAMESPACES, pathOf, TAG_V2, V2, workspaceNotFound } from './common.ts';
 import { Namespace, Success } from './schemas.ts';
 
 const WsParams = Type.Object({ workspace: Type.String({ description: 'Workspace name' }) });
@@ -48,7 +41,6 @@ const MemberParams = Type.Object({
   ...WsParams.properties,
   workspacemember: Type.String({ description: 'User name' }),
 });
-const ALL_WORKSPACES = { apiGroup: TENANT_GROUP, resource: 'workspaces' };
 
 const paramsOf = (request: FastifyRequest) => request.params as Record<string, string>;
 
@@ -93,8 +85,8 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: IamDeps, acc
 
   /** A member-namespace list needs membership of the workspace, or the right to see every workspace. */
   async function requireMembership(user: UserInfo, workspace: string): Promise<void> {
-    if (await access.seesAll(user, ALL_WORKSPACES, GLOBAL)) return;
-    if (!(await access.workspacesOf(user)).has(workspace)) workspaceNotFound(workspace);
+    const visible = await visibleWorkspaces(access, user);
+    if (visible && !visible.has(workspace)) workspaceNotFound(workspace);
   }
 
   registerKapisRoute(app, {
@@ -229,10 +221,7 @@ export function registerNamespaceRoutes(app: FastifyInstance, deps: IamDeps, acc
       const { workspace, namespace } = paramsOf(request);
       const body = rec(request.body);
       const meta = rec(body.metadata);
-      if (meta.name !== namespace)
-        throw badRequest(
-          `the name of the object (${String(meta.name)}) does not match the name on the URL (${namespace})`,
-        );
+      if (meta.name !== namespace) throw nameMismatch(meta.name, namespace);
       checkLabel(workspace, namespace, meta.labels);
       const current = await namespaceIn(workspace, namespace);
       const obj = {

@@ -4,9 +4,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../../context.ts';
 import { iamDeps } from '../iam/common.ts';
+import { WORKSPACE_TEMPLATES } from '../workspaces.ts';
 import { registerAbsentRoutes } from './absent.ts';
 import { tenantAccess } from './access.ts';
-import { NAMESPACES, WORKSPACE_TEMPLATES, WORKSPACES } from './common.ts';
+import { NAMESPACES, WORKSPACES } from './common.ts';
 import { registerNamespaceRoutes } from './namespaces.ts';
 import { registerWorkspaceRoutes } from './workspaces.ts';
 

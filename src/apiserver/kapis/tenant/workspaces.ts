@@ -14,6 +14,7 @@ import {
   fromKube,
   type IamDeps,
   json,
+  nameMismatch,
   type Rec,
   rec,
   restrictNames,
@@ -25,34 +26,20 @@ import type { ResourceDef } from '../resources/defs.ts';
 import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, ListQueryString, listResult } from '../schemas.ts';
-import { GLOBAL, type TenantAccess } from './access.ts';
-import {
-  callerOf,
-  checkDnsLabel,
-  NAMESPACES,
-  pathOf,
-  TAG_V2,
-  TAG_V3,
-  V2,
-  V3,
-  WORKSPACE_TEMPLATES,
-  WORKSPACES,
-} from './common.ts';
+import { WORKSPACE_TEMPLATES } from '../workspaces.ts';
+import { type TenantAccess, visibleWorkspaces } from './access.ts';
+import { callerOf, checkDnsLabel, NAMESPACES, pathOf, TAG_V2, TAG_V3, V2, V3, WORKSPACES } from './common.ts';
 import { Success, Workspace, WorkspacePatch, WorkspaceTemplate } from './schemas.ts';
 
 const Params = Type.Object({ workspace: Type.String({ description: 'Workspace name' }) });
 const PROPAGATION = new Set(['Orphan', 'Background', 'Foreground']);
-const ALL_WORKSPACES = { apiGroup: TENANT_GROUP, resource: 'workspaces' };
 const CONFLICT_RETRIES = 3;
 
 const workspaceOf = (request: FastifyRequest) => (request.params as { workspace: string }).workspace;
 
 /** Reads (list and get) of workspace-like objects, filtered to what the caller may see. */
 function workspaceReads(deps: IamDeps, access: TenantAccess) {
-  const visible = async (request: FastifyRequest): Promise<Set<string> | undefined> => {
-    const user = callerOf(request);
-    return (await access.seesAll(user, ALL_WORKSPACES, GLOBAL)) ? undefined : access.workspacesOf(user);
-  };
+  const visible = (request: FastifyRequest) => visibleWorkspaces(access, callerOf(request));
   return {
     async list(request: FastifyRequest, def: ResourceDef): Promise<string> {
       const q = parseListQuery(searchOf(request), def.sortFields);
@@ -215,10 +202,7 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: IamDeps, acc
       handler: async (request) => {
         const name = workspaceOf(request);
         const body = rec(request.body);
-        if (rec(body.metadata).name !== name)
-          throw badRequest(
-            `the name of the object (${String(rec(body.metadata).name)}) does not match the name on the URL (${name})`,
-          );
+        if (rec(body.metadata).name !== name) throw nameMismatch(rec(body.metadata).name, name);
         checkPlacement(body);
         const current = await deps.rest.get(pathOf(tpl, name)).catch(fail(name));
         const creator = current.metadata?.annotations?.[CREATOR_ANNOTATION];
