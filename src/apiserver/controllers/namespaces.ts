@@ -8,11 +8,13 @@
 // workspace deletion may take it along.
 import type { ClusterCache, Informer, KubeRest } from '../cluster/index.ts';
 import { CREATOR_ANNOTATION, USER_REF_LABEL, WORKSPACE_LABEL } from '../iam/labels.ts';
+import { RBAC_GROUP } from '../iam/rbac.ts';
 import { USERS_REF } from '../iam/users.ts';
 import { SYSTEM_NAMESPACES } from '../tenancy/builtins.ts';
 import {
   controllerRef,
   ensureObject,
+  ensureRole,
   isDeleting,
   isFederated,
   NAMESPACE_LABEL,
@@ -30,7 +32,6 @@ import {
 } from './resources.ts';
 import { type Controller, enqueueKeys } from './runner.ts';
 
-const RBAC_GROUP = 'rbac.authorization.k8s.io';
 const isWorkspaceRef = (r: OwnerReference) =>
   r.apiVersion.startsWith('tenant.kubesphere.io/') &&
   (r.kind === 'Workspace' || r.kind === 'WorkspaceTemplate');
@@ -92,20 +93,13 @@ export function namespaceController(cache: ClusterCache, rest: KubeRest): Contro
       )?.role;
       if (role?.kind !== 'Role' || !role.metadata?.name) continue;
       const { labels, annotations } = role.metadata;
-      const rules = role.rules ?? [];
-      const desired: Obj = {
+      const desired = {
         apiVersion: `${RBAC_GROUP}/v1`,
         kind: 'Role',
         metadata: { name: role.metadata.name, namespace: ns.metadata.name, labels, annotations },
-        rules,
+        rules: role.rules ?? [],
       };
-      await ensureObject(rest, ROLES, desired, get(roles, role.metadata.name, ns.metadata.name), (cur) =>
-        sameJson(cur.metadata.labels, labels) &&
-        sameJson(cur.metadata.annotations, annotations) &&
-        sameJson(cur.rules, rules)
-          ? undefined
-          : { ...cur, metadata: { ...cur.metadata, labels, annotations }, rules },
-      );
+      await ensureRole(rest, ROLES, desired, get(roles, role.metadata.name, ns.metadata.name));
     }
   }
 

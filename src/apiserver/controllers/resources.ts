@@ -144,3 +144,21 @@ export async function ensureObject(
   const next = change(current);
   if (next) await rest.replace(objectPath(ref, current.metadata.name, namespace), next);
 }
+
+/** A role made from a RoleBase: created when missing; edits to its labels, annotations and rules are reverted. */
+export function ensureRole(
+  rest: KubeRest,
+  ref: ResourceRef,
+  desired: Obj & { rules: unknown[] },
+  current: Obj | undefined,
+): Promise<void> {
+  const { labels, annotations } = desired.metadata;
+  const { rules } = desired;
+  return ensureObject(rest, ref, desired, current, (cur) =>
+    sameJson(cur.metadata.labels, labels) &&
+    sameJson(cur.metadata.annotations, annotations) &&
+    sameJson(cur.rules, rules)
+      ? undefined
+      : { ...cur, metadata: { ...cur.metadata, labels, annotations }, rules },
+  );
+}

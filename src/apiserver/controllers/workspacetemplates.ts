@@ -6,10 +6,12 @@
 // and the roles and binding it owns.
 import { type ClusterCache, type Informer, isNotFound, type KubeRest } from '../cluster/index.ts';
 import { CREATOR_ANNOTATION, USER_REF_LABEL, WORKSPACE_LABEL } from '../iam/labels.ts';
+import { IAM_GROUP, RBAC_GROUP } from '../iam/rbac.ts';
 import { USERS_REF } from '../iam/users.ts';
 import {
   controllerRef,
   ensureObject,
+  ensureRole,
   hasFinalizer,
   IAM_API_VERSION,
   isDeleting,
@@ -79,8 +81,7 @@ export function workspaceTemplateController(cache: ClusterCache, rest: KubeRest)
       if (role?.kind !== 'WorkspaceRole' || !role.metadata?.name) continue;
       const labels = { ...role.metadata.labels, [WORKSPACE_LABEL]: ws };
       const annotations = { [CREATOR_ANNOTATION]: 'system', ...role.metadata.annotations };
-      const rules = role.rules ?? [];
-      const desired: Obj = {
+      const desired = {
         apiVersion: IAM_API_VERSION,
         kind: 'WorkspaceRole',
         metadata: {
@@ -89,16 +90,10 @@ export function workspaceTemplateController(cache: ClusterCache, rest: KubeRest)
           annotations,
           ownerReferences: [controllerRef(tpl, tpl.apiVersion as string, 'WorkspaceTemplate')],
         },
-        rules,
+        rules: role.rules ?? [],
       };
       // Edits to the built-in roles are reverted, as KubeSphere does; roles are never deleted here.
-      await ensureObject(rest, WORKSPACE_ROLES, desired, get(roles, desired.metadata.name), (cur) =>
-        sameJson(cur.metadata.labels, labels) &&
-        sameJson(cur.metadata.annotations, annotations) &&
-        sameJson(cur.rules, rules)
-          ? undefined
-          : { ...cur, metadata: { ...cur.metadata, labels, annotations }, rules },
-      );
+      await ensureRole(rest, WORKSPACE_ROLES, desired, get(roles, desired.metadata.name));
     }
   }
 
@@ -110,8 +105,8 @@ export function workspaceTemplateController(cache: ClusterCache, rest: KubeRest)
     if (!manager || !user || isDeleting(user)) return;
     const name = `${ws}-admin`;
     const labels = { [WORKSPACE_LABEL]: ws, [USER_REF_LABEL]: manager };
-    const roleRef = { apiGroup: 'iam.kubesphere.io', kind: 'WorkspaceRole', name };
-    const subjects = [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: manager }];
+    const roleRef = { apiGroup: IAM_GROUP, kind: 'WorkspaceRole', name };
+    const subjects = [{ apiGroup: RBAC_GROUP, kind: 'User', name: manager }];
     const desired: Obj = {
       apiVersion: IAM_API_VERSION,
       kind: 'WorkspaceRoleBinding',
