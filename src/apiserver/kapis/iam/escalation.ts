@@ -5,9 +5,10 @@
 // given to a user (iam/user-groups.ts).
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.ts';
-import { escalationCheckerFor } from '../../iam/rbac-escalation.ts';
+import { type EscalationChecker, escalationCheckerFor } from '../../iam/rbac-escalation.ts';
 import { checkUserGroupsWrite, type UserGroupsWrite } from '../../iam/user-groups.ts';
-import type { RequestInfo } from '../../request.ts';
+import type { RequestInfo, UserInfo } from '../../request.ts';
+import { GROUP, RBAC_GROUP, VERSION } from './common.ts';
 
 export interface WriteTarget {
   group: string;
@@ -28,7 +29,7 @@ function targetInfo(request: FastifyRequest, target: WriteTarget): RequestInfo {
     isKubernetesRequest: true,
     apiPrefix: 'apis',
     apiGroup: target.group,
-    apiVersion: target.group === 'rbac.authorization.k8s.io' ? 'v1' : 'v1alpha2',
+    apiVersion: target.group === RBAC_GROUP ? 'v1' : VERSION,
     verb: target.verb,
     workspace: target.workspace ?? '',
     namespace: target.namespace,
@@ -39,16 +40,26 @@ function targetInfo(request: FastifyRequest, target: WriteTarget): RequestInfo {
   };
 }
 
+/** Runs `check` for an authenticated caller in RBAC mode; a no-op otherwise. */
+async function judged(
+  ctx: ServerContext,
+  request: FastifyRequest,
+  target: WriteTarget,
+  check: (escalation: EscalationChecker, user: UserInfo, info: RequestInfo) => Promise<void>,
+): Promise<void> {
+  const escalation = escalationCheckerFor(ctx, request.user);
+  if (!escalation || !request.user) return;
+  await check(escalation, request.user, targetInfo(request, target));
+}
+
 /** Throws 403 when `obj` grants more than the caller holds at its scope. A no-op outside RBAC mode. */
-export async function checkEscalation(
+export function checkEscalation(
   ctx: ServerContext,
   request: FastifyRequest,
   target: WriteTarget,
   obj: unknown,
 ): Promise<void> {
-  const escalation = escalationCheckerFor(ctx, request.user);
-  if (!escalation || !request.user) return;
-  await escalation.checkWrite(request.user, targetInfo(request, target), obj);
+  return judged(ctx, request, target, (escalation, user, info) => escalation.checkWrite(user, info, obj));
 }
 
 /** 422 for a `system:` group in a user's groups; 403 for an added group granting more than the caller holds. */
@@ -59,7 +70,7 @@ export async function checkUserGroups(
   write: UserGroupsWrite,
 ): Promise<void> {
   const target: WriteTarget = {
-    group: 'iam.kubesphere.io',
+    group: GROUP,
     resource: 'users',
     namespace: '',
     name: write.name,
@@ -74,13 +85,13 @@ export async function checkUserGroups(
  * 403 when putting `users` into `group` (a GroupBinding) would give them more than the caller holds: what the group's
  * bindings grant, wherever they grant it. A no-op outside RBAC mode.
  */
-export async function checkGroupJoin(
+export function checkGroupJoin(
   ctx: ServerContext,
   request: FastifyRequest,
   target: WriteTarget,
   group: string,
 ): Promise<void> {
-  const escalation = escalationCheckerFor(ctx, request.user);
-  if (!escalation || !request.user) return;
-  await escalation.checkGroups(request.user, targetInfo(request, target), [group]);
+  return judged(ctx, request, target, (escalation, user, info) =>
+    escalation.checkGroups(user, info, [group]),
+  );
 }

@@ -10,8 +10,6 @@ import { alreadyExists, badRequest, invalid, notFound } from '../../../k8s/statu
 import type { Informer, KubeObject } from '../../cluster/index.ts';
 import { KubeError } from '../../cluster/index.ts';
 import { GROUP_REF_LABEL, USER_REF_LABEL } from '../../iam/labels.ts';
-import { parseListQuery } from '../query.ts';
-import { listBody, listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, listResult, MergePatch } from '../schemas.ts';
 import {
@@ -28,7 +26,6 @@ import {
   nativePath,
   type Rec,
   rec,
-  searchOf,
   success,
   TAG,
   USERS,
@@ -36,7 +33,7 @@ import {
 import { checkGroupJoin } from './escalation.ts';
 import { mergePatch } from './role-body.ts';
 import { SuccessSchema } from './schemas.ts';
-import { requireLabels, type Scoping } from './scoping.ts';
+import { listIn, type Scoping } from './scoping.ts';
 
 export const GROUP_PARENT_LABEL = 'iam.kubesphere.io/group-parent';
 const CONFLICT_RETRIES = 3;
@@ -131,11 +128,9 @@ export function registerGroupRoutes(app: FastifyInstance, deps: IamDeps, scoping
       response: { 200: listResult(GroupSchema, 'Groups'), ...errors(400, 404, 503) },
     },
     handler: async (request, reply) => {
-      const place = await scoping.of(request);
-      const q = parseListQuery(searchOf(request), GROUPS.sortFields);
-      requireLabels(q, scoping.selector(place));
+      const body = await listIn(scoping, synced, GROUPS, request);
       json(reply);
-      return listBody(listPage(await synced(GROUPS), GROUPS, q));
+      return body;
     },
   });
   registerKapisRoute(app, {
@@ -273,11 +268,9 @@ export function registerGroupRoutes(app: FastifyInstance, deps: IamDeps, scoping
       response: { 200: listResult(KubeObjectSchema, 'GroupBindings'), ...errors(400, 404, 503) },
     },
     handler: async (request, reply) => {
-      const place = await scoping.of(request);
-      const q = parseListQuery(searchOf(request), GROUP_BINDINGS.sortFields);
-      requireLabels(q, scoping.selector(place));
+      const body = await listIn(scoping, synced, GROUP_BINDINGS, request);
       json(reply);
-      return listBody(listPage(await synced(GROUP_BINDINGS), GROUP_BINDINGS, q));
+      return body;
     },
   });
   registerKapisRoute(app, {

@@ -10,7 +10,7 @@ import type { KubeObject } from '../../cluster/index.ts';
 import { GROUP_REF_LABEL, USER_REF_LABEL, WORKSPACE_LABEL } from '../../iam/labels.ts';
 import { parseListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
-import { listBody, listPage } from '../resources/list.ts';
+import { listPage } from '../resources/list.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, listResult } from '../schemas.ts';
 import { WORKSPACE_ROLE_BINDINGS } from '../workspaces.ts';
@@ -32,7 +32,7 @@ import {
 } from './common.ts';
 import { checkEscalation } from './escalation.ts';
 import { SuccessSchema } from './schemas.ts';
-import { NAMESPACE, requireLabels, type Scoping } from './scoping.ts';
+import { listIn, NAMESPACE, type Scoping } from './scoping.ts';
 
 interface BindingScope {
   scoping: Scoping;
@@ -143,12 +143,9 @@ function registerBindingWrites(app: FastifyInstance, deps: IamDeps, b: BindingSc
         response: { 200: listResult(KubeObjectSchema, `${kind}s`), ...errors(400, 404, 503) },
       },
       handler: async (request, reply) => {
-        const place = await scoping.of(request);
-        const q = parseListQuery(searchOf(request), def.sortFields);
-        requireLabels(q, scoping.selector(place));
-        const page = listPage(await deps.synced(def), def, q);
+        const body = await listIn(scoping, deps.synced, def, request);
         json(reply);
-        return listBody(page);
+        return body;
       },
     });
   }

@@ -8,9 +8,11 @@ import Type, { type TSchema } from 'typebox';
 import { parseLabelSelector } from '../../../k8s/selectors.ts';
 import type { ClusterCache } from '../../cluster/index.ts';
 import { WORKSPACE_LABEL } from '../../iam/labels.ts';
-import type { ListQuery } from '../query.ts';
+import { type ListQuery, parseListQuery } from '../query.ts';
+import type { ResourceDef } from '../resources/defs.ts';
+import { listBody, listPage } from '../resources/list.ts';
 import { requireWorkspace, type Synced, WORKSPACE_TEMPLATES } from '../workspaces.ts';
-import { checkName, type Rec, rec } from './common.ts';
+import { checkName, type Rec, rec, searchOf } from './common.ts';
 
 export interface Scoping {
   kind: 'cluster' | 'namespace' | 'workspace';
@@ -82,6 +84,19 @@ export function workspaceScoping(cache: ClusterCache, synced: Synced): Scoping {
     },
     selector: (scope) => `${WORKSPACE_LABEL}=${scope}`,
   };
+}
+
+/** A page of `def`'s objects in the place the request names, as the list routes answer it (JSON text). */
+export async function listIn(
+  scoping: Scoping,
+  synced: Synced,
+  def: ResourceDef,
+  request: FastifyRequest,
+): Promise<string> {
+  const place = await scoping.of(request);
+  const q = parseListQuery(searchOf(request), def.sortFields);
+  requireLabels(q, scoping.selector(place));
+  return listBody(listPage(await synced(def), def, q));
 }
 
 /** Adds a label selector requirement to a list query (ANDed with the caller's own selector). */
