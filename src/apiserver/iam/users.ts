@@ -30,12 +30,8 @@ export interface UserObject extends KubeObject {
   };
 }
 
-export type UserListener = (type: 'ADDED' | 'MODIFIED' | 'DELETED', user: UserObject) => void;
-
 export class Users {
   private informer?: Informer;
-  private unsubscribe?: () => void;
-  private readonly listeners: UserListener[] = [];
   /** One parse per cached version: a User object is replaced, never mutated, on every change. */
   private readonly parsed = new WeakMap<Entry, UserObject>();
 
@@ -44,10 +40,7 @@ export class Users {
     private readonly cache: ClusterCache,
   ) {}
 
-  /**
-   * Starts (or joins) the users informer and feeds the listeners from it; idempotent. Call it once the User CRD is
-   * served, so the first list finds the type.
-   */
+  /** Starts (or joins) the users informer; idempotent. Call it once the User CRD is served. */
   start(): Informer {
     if (this.informer) return this.informer;
     const informer = this.cache.informer(USERS_REF);
@@ -56,30 +49,16 @@ export class Users {
       return email ? [email.toLowerCase()] : [];
     });
     this.informer = informer;
-    this.unsubscribe = informer.addEventHandler({
-      onAdd: (obj, entry) => this.emit('ADDED', this.remember(entry, obj as UserObject)),
-      onUpdate: (obj, _old, entry) => this.emit('MODIFIED', this.remember(entry, obj as UserObject)),
-      onDelete: (obj) => this.emit('DELETED', obj as UserObject),
-    });
     return informer;
   }
 
-  onChange(fn: UserListener): void {
-    this.listeners.push(fn);
-  }
-
-  private emit(type: Parameters<UserListener>[0], u: UserObject): void {
-    for (const fn of this.listeners) fn(type, u);
-  }
-
-  /** Keeps the object an event carries as the parse of its entry, so a later read does not parse it again. */
-  private remember(entry: Entry, user: UserObject): UserObject {
-    this.parsed.set(entry, user);
-    return user;
-  }
-
   private userOf(entry: Entry): UserObject {
-    return this.parsed.get(entry) ?? this.remember(entry, entry.object() as UserObject);
+    let user = this.parsed.get(entry);
+    if (!user) {
+      user = entry.object() as UserObject;
+      this.parsed.set(entry, user);
+    }
+    return user;
   }
 
   get(name: string): UserObject | undefined {
@@ -129,11 +108,6 @@ export class Users {
   /** Merges fields into status (KubeSphere's User CRD has no status subresource: status is written with the object). */
   patchStatus(name: string, status: NonNullable<UserObject['status']>): Promise<UserObject> {
     return this.rest.mergePatch<UserObject>(`${USERS_PATH}/${encodeURIComponent(name)}`, { status });
-  }
-
-  /** Stops feeding the listeners; the informer itself belongs to the cache. */
-  close(): void {
-    this.unsubscribe?.();
   }
 }
 

@@ -92,7 +92,6 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
       closed = true;
       for (const w of watches) w.close();
       unsubscribe();
-      users.close();
       await recorder.flush();
       await store.close();
     },
