@@ -26,6 +26,7 @@ import {
   ROLE_BASES,
   ROLE_BINDINGS,
   ROLES,
+  type RoleBase,
   sameJson,
   WORKSPACE_API_VERSION,
   WORKSPACES,
@@ -88,9 +89,7 @@ export function namespaceController(cache: ClusterCache, rest: KubeRest): Contro
   /** The namespace roles (`admin`, `operator`, `viewer`...) from the RoleBases of namespace scope. */
   async function ensureRoles(ns: Obj): Promise<void> {
     for (const key of roleBases.keysWithLabel(NAMESPACE_SCOPE_LABEL)) {
-      const role = (
-        roleBases.getByKey(key)?.object() as (Obj & { role?: Obj & { rules?: unknown[] } }) | undefined
-      )?.role;
+      const role = (roleBases.getByKey(key)?.object() as RoleBase | undefined)?.role;
       if (role?.kind !== 'Role' || !role.metadata?.name) continue;
       const { labels, annotations } = role.metadata;
       const desired = {

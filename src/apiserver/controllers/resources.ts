@@ -71,6 +71,8 @@ export const IAM_API_VERSION = `${IAM_GROUP}/${WORKSPACE_ROLES.version}`;
 
 export type Meta = ObjectMeta & { name: string; finalizers?: string[]; deletionTimestamp?: string };
 export type Obj = KubeObject & { metadata: Meta };
+/** A RoleBase: the role (Role or WorkspaceRole) made in every namespace or workspace. */
+export type RoleBase = Obj & { role?: Obj & { rules?: unknown[] } };
 
 export interface OwnerReference {
   apiVersion: string;

@@ -19,6 +19,7 @@ import {
   ORPHAN_FINALIZER,
   objectPath,
   ROLE_BASES,
+  type RoleBase,
   sameJson,
   TEMPLATE_FINALIZER,
   WORKSPACE_API_VERSION,
@@ -36,10 +37,6 @@ interface Template extends Obj {
       spec?: { manager?: string } & Record<string, unknown>;
     };
   };
-}
-
-interface RoleBase extends Obj {
-  role?: Obj & { rules?: unknown[] };
 }
 
 const MANAGER_INDEX = 'controllers.workspacetemplates.manager';
