@@ -10,6 +10,7 @@
 //      caller's) and a get of a workspace the caller is a member of; never through /apis;
 //   3. the rules of the user's bindings at the request's scope (rbac-resolver.ts).
 import { rulesAllow } from '../../k8s/rbac.ts';
+import { IAM_GROUP, TENANT_GROUP } from '../crds/definitions.ts';
 import { isAuthorizationExempt } from '../path-policy.ts';
 import type { UserInfo } from '../request.ts';
 import type { AuthorizationAttributes, AuthorizationDecision, Authorizer } from './authorizer.ts';
@@ -17,9 +18,8 @@ import { SELF_SERVICE_RULES } from './rbac-policy.ts';
 import type { RuleResolver } from './rbac-resolver.ts';
 
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
-export const IAM_GROUP = 'iam.kubesphere.io';
+export { IAM_GROUP };
 export const AGGREGATION_ANNOTATION = 'iam.kubesphere.io/aggregation-roles';
-const TENANT_GROUP = 'tenant.kubesphere.io';
 /** The tenant API's workspace collections (v1alpha2 workspaces; v1alpha3 workspacetemplates and workspaces). */
 const WORKSPACE_RESOURCES = new Set(['workspaces', 'workspacetemplates']);
 

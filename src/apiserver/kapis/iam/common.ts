@@ -9,18 +9,20 @@ import {
   GLOBAL_ROLE_CRD,
   GROUP_BINDING_CRD,
   GROUP_CRD,
+  IAM_GROUP,
   LOGIN_RECORD_CRD,
   USER_CRD,
   WORKSPACE_ROLE_CRD,
 } from '../../crds/definitions.ts';
+import { RBAC_GROUP } from '../../iam/rbac.ts';
 import type { ListQuery } from '../query.ts';
 import type { ResourceDef } from '../resources/defs.ts';
 
-export const GROUP = 'iam.kubesphere.io';
+export const GROUP = IAM_GROUP;
 export const VERSION = 'v1alpha2';
 export const BASE = `/${GROUP}/${VERSION}`;
-export const RBAC_GROUP = 'rbac.authorization.k8s.io';
-export const TAG = 'iam.kubesphere.io/v1alpha2';
+export { RBAC_GROUP };
+export const TAG = `${GROUP}/${VERSION}`;
 const SYNC_WAIT_MS = 15_000;
 /** Kubernetes object names (DNS subdomain). */
 const NAME = /^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/;
