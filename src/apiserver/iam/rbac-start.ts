@@ -23,7 +23,8 @@ export function startAuthorization(
   // The mode is read per request: it may change while the server runs.
   const byMode = new Map(MODES.map((mode) => [mode, newAuthorizer(mode, resolver)]));
   const authorizer: RequestAuthorizer = {
-    authorize: (user, info) => byMode.get(ctx.config.current().authorization.mode)!.authorize(user, attributesOf(info)),
+    authorize: (user, info) =>
+      byMode.get(ctx.config.current().authorization.mode)!.authorize(user, attributesOf(info)),
     rules: resolver,
     escalation: new EscalationChecker(byMode.get('RBAC')!, resolver),
   };
