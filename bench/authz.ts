@@ -15,7 +15,7 @@ import {
 } from '../src/apiserver/iam/authorizer.ts';
 import { RuleResolver } from '../src/apiserver/iam/rbac-resolver.ts';
 import { BUILTIN_GLOBAL_ROLES, globalRoleObject } from '../src/apiserver/iam/roles.ts';
-import { inWorkspace, MemoryRbacListers } from '../test/authz/memory-listers.ts';
+import { inWorkspace, MemoryRbacListers } from '../test/apiserver/iam/memory-listers.ts';
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 20_000);
 const WORKSPACES = 500;

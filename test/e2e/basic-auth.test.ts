@@ -7,10 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { request } from 'undici';
+import type { Json } from '../apiserver/kapis/helpers.ts';
 import { hasKubectl, NO_KUBECTL, runKubectl } from '../helpers/kubectl.ts';
 import { bearer, createUser, devRest, eventually, login } from '../helpers/oauth.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import type { Json } from '../kapis/helpers.ts';
 
 const MAX_TRIES = 3;
 const USERS = '/apis/iam.kubesphere.io/v1alpha2/users';

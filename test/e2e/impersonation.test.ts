@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { AuditEvent } from '../../src/apiserver/audit/index.ts';
 import { type DevCluster, startDevCluster } from '../../src/devcluster/index.ts';
+import { type ClientCertCluster, startClientCertCluster } from '../helpers/client-cert-cluster.ts';
 import { hasKubectl, NO_KUBECTL, runKubectl, writeKubeconfig } from '../helpers/kubectl.ts';
 import { bearer, createUser, devRest, eventually, login } from '../helpers/oauth.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { type ClientCertCluster, startClientCertCluster } from '../proxy/client-cert-cluster.ts';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 let dir: string;

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, test } from 'node:test';
+import { type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 import { createUser, login } from '../helpers/oauth.ts';
-import { type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
 
 const I = '/kapis/iam.kubesphere.io/v1alpha2';
 const IAM = '/apis/iam.kubesphere.io/v1alpha2';

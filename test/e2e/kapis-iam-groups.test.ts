@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { type Json, type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 import { hasKubectl, NO_KUBECTL, runKubectl, writeKubeconfig } from '../helpers/kubectl.ts';
 import { createUser, devRest, login } from '../helpers/oauth.ts';
-import { type Json, type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
 
 const I = '/kapis/iam.kubesphere.io/v1alpha2';
 const IAM = '/apis/iam.kubesphere.io/v1alpha2';

@@ -4,8 +4,8 @@
 // `system:` group a User names behind kapiserver's back, count for nothing there.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { type Json, type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 import { createUser } from '../helpers/oauth.ts';
-import { type Json, type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
 
 const I = '/kapis/iam.kubesphere.io/v1alpha2';
 const W = `${I}/workspaces/gamma`;

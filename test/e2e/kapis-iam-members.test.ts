@@ -4,8 +4,8 @@
 // on what the member may do.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { type Json, type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 import { createUser, login } from '../helpers/oauth.ts';
-import { type Json, type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
 
 const I = '/kapis/iam.kubesphere.io/v1alpha2';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';

@@ -3,8 +3,8 @@
 // protection, 403 for users without rights, and 4xx Status answers for bad input.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { type Json, type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 import { createUser, login } from '../helpers/oauth.ts';
-import { type Json, type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
 
 const I = '/kapis/iam.kubesphere.io/v1alpha2';
 const IAM = '/apis/iam.kubesphere.io/v1alpha2';

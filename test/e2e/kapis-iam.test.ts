@@ -1,8 +1,8 @@
 // iam.kubesphere.io/v1alpha2 and config.kubesphere.io/v1alpha2 end to end, with real tokens.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { type Json, type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 import { login } from '../helpers/oauth.ts';
-import { type Json, type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
 
 const I = '/kapis/iam.kubesphere.io/v1alpha2';
 const C = '/kapis/config.kubesphere.io/v1alpha2';

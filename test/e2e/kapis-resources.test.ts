@@ -1,7 +1,7 @@
 // resources.kubesphere.io/v1alpha3 end to end: dev cluster -> informers -> kapiserver, with a real admin token.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { type Json, type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
+import { type Json, type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 
 const R = '/kapis/resources.kubesphere.io/v1alpha3';
 let s: KapisStack;

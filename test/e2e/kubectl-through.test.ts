@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parse } from 'yaml';
 import { bearer, createUser, devRest, eventually, login } from '../helpers/oauth.ts';
+import { hasKubectl, type Kubectl, kubectlWith } from '../helpers/proxy-kubectl.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { hasKubectl, type Kubectl, kubectlWith } from '../proxy/kubectl.ts';
 
 let stack: TestStack;
 let admin: Kubectl;

@@ -1,4 +1,4 @@
 // OAuth end to end with the in-memory token store.
-import { oauthSuite } from '../oauth/e2e-suite.ts';
+import { oauthSuite } from '../apiserver/oauth/e2e-suite.ts';
 
 oauthSuite('memory store', () => ({}));

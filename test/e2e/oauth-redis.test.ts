@@ -1,7 +1,7 @@
 // OAuth end to end with the Redis token store (a real redis-server started for this file).
 import { after } from 'node:test';
-import { oauthSuite } from '../oauth/e2e-suite.ts';
-import { redisUnavailableReason, startRedis, type TestRedis } from '../oauth/redis-server.ts';
+import { oauthSuite } from '../apiserver/oauth/e2e-suite.ts';
+import { redisUnavailableReason, startRedis, type TestRedis } from '../helpers/redis-server.ts';
 
 const skip = redisUnavailableReason();
 if (skip) console.log(`# ${skip}`);

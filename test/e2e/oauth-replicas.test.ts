@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { bearer, createUser, login, postToken } from '../helpers/oauth.ts';
+import { redisUnavailableReason, startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { redisUnavailableReason, startRedis, type TestRedis } from '../oauth/redis-server.ts';
 
 const skip = redisUnavailableReason();
 if (skip) console.log(`# ${skip}`);

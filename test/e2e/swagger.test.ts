@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { CRD_SPEC_FILE, generatedDocuments, KS_SPEC_FILE } from '../../src/apiserver/openapi/generate.ts';
-import { type Json, type KapisStack, startKapisStack } from '../kapis/helpers.ts';
+import { type Json, type KapisStack, startKapisStack } from '../apiserver/kapis/helpers.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 let s: KapisStack;

@@ -10,9 +10,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { request } from 'undici';
+import { type Json, until } from '../apiserver/kapis/helpers.ts';
 import { login } from '../helpers/oauth.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
-import { type Json, until } from '../kapis/helpers.ts';
 
 const T2 = '/kapis/tenant.kubesphere.io/v1alpha2';
 const T3 = '/kapis/tenant.kubesphere.io/v1alpha3';

@@ -8,9 +8,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import { type Json, type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 import { hasKubectl, NO_KUBECTL, runKubectl, writeKubeconfig } from '../helpers/kubectl.ts';
 import { login } from '../helpers/oauth.ts';
-import { type Json, type KapisStack, startKapisStack, until } from '../kapis/helpers.ts';
 
 const T2 = '/kapis/tenant.kubesphere.io/v1alpha2';
 const T3 = '/kapis/tenant.kubesphere.io/v1alpha3';

@@ -1,6 +1,6 @@
 // The token store: which tokens were issued and are still valid (so they can be revoked, and a single-login policy
 // can supersede them), plus failed-login counters and lockouts. Two implementations, one contract
-// (test/oauth/tokenstore.conformance.ts): local (one replica; SQLite file or memory) and Redis (several replicas share it).
+// (test/apiserver/oauth/tokenstore.conformance.ts): local (one replica; SQLite file or memory) and Redis (several replicas share it).
 import { createHash } from 'node:crypto';
 
 export interface TokenStore {

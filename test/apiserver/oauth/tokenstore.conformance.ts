@@ -1,0 +1,138 @@
+// The one contract every TokenStore implementation passes (run by tokenstore.test.ts against memory and Redis).
+// Each test gets a fresh store on a clock it advances: lifetimes and windows pass without sleeping.
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { type TestContext, test } from 'node:test';
+import type { Clock } from '../../../src/apiserver/clock.ts';
+import type { TokenStore } from '../../../src/apiserver/oauth/store/index.ts';
+import { FakeClock } from '../../helpers/clock.ts';
+
+const user = () => `user-${randomBytes(4).toString('hex')}`;
+const tok = () => `tok.${randomBytes(16).toString('base64url')}.sig`;
+
+/**
+ * `dump` returns everything the backing service holds as text (e.g. all Redis keys and members), to check that no
+ * token is stored in the clear; omitted for the memory store, whose maps are private.
+ */
+export function tokenStoreConformance(
+  name: string,
+  make: (clock: Clock) => TokenStore,
+  skip?: string,
+  dump?: () => Promise<string>,
+): void {
+  const opts = skip ? { skip } : {};
+  /** A test on a fresh store and clock; the store is closed after it. */
+  const storeTest = (
+    title: string,
+    body: (store: TokenStore, clock: FakeClock, t: TestContext) => Promise<void>,
+  ) =>
+    test(`${name}: ${title}`, opts, async (t) => {
+      const clock = new FakeClock();
+      const store = make(clock);
+      try {
+        await body(store, clock, t);
+      } finally {
+        await store.close();
+      }
+    });
+
+  storeTest("an added token is active; unknown tokens and other users' tokens are not", async (s) => {
+    const u = user();
+    const t = tok();
+    assert.equal(await s.isActive(u, t), false);
+    await s.add(u, t, 60_000);
+    assert.equal(await s.isActive(u, t), true);
+    assert.equal(await s.isActive(u, tok()), false);
+    assert.equal(await s.isActive(user(), t), false);
+  });
+
+  storeTest('a token expires after its lifetime; lifetime 0 means until revoked', async (s, clock) => {
+    const u = user();
+    const short = tok();
+    const forever = tok();
+    await s.add(u, short, 1000);
+    await s.add(u, forever, 0);
+    assert.equal(await s.isActive(u, short), true);
+    clock.advance(1300);
+    assert.equal(await s.isActive(u, short), false);
+    assert.equal(await s.isActive(u, forever), true);
+    await s.revoke(u, forever);
+    assert.equal(await s.isActive(u, forever), false);
+  });
+
+  storeTest('revoke removes one token, revokeAll every token of that user only', async (s) => {
+    const [u, other] = [user(), user()];
+    const [a, b, c] = [tok(), tok(), tok()];
+    await s.add(u, a, 60_000);
+    await s.add(u, b, 60_000);
+    await s.add(other, c, 60_000);
+    await s.revoke(u, a);
+    assert.equal(await s.isActive(u, a), false);
+    assert.equal(await s.isActive(u, b), true);
+    await s.revokeAll(u);
+    assert.equal(await s.isActive(u, b), false);
+    assert.equal(await s.isActive(other, c), true);
+  });
+
+  storeTest('consume succeeds exactly once, even when raced', async (s) => {
+    const u = user();
+    const t = tok();
+    await s.add(u, t, 60_000);
+    const results = await Promise.all(Array.from({ length: 10 }, () => s.consume(u, t)));
+    assert.equal(results.filter(Boolean).length, 1);
+    assert.equal(await s.isActive(u, t), false);
+    assert.equal(await s.consume(u, tok()), false);
+  });
+
+  storeTest('an expired token cannot be consumed', async (s, clock) => {
+    const u = user();
+    const t = tok();
+    await s.add(u, t, 500);
+    clock.advance(800);
+    assert.equal(await s.consume(u, t), false);
+  });
+
+  storeTest('failures are counted within the window only', async (s, clock) => {
+    const u = user();
+    assert.equal(await s.recordFailure(u, 1000), 1);
+    assert.equal(await s.recordFailure(u, 1000), 2);
+    assert.equal(await s.recordFailure(u, 1000), 3);
+    assert.equal(await s.failureCount(u, 1000), 3, 'counting does not record');
+    assert.equal(await s.failureCount(u, 1000), 3);
+    clock.advance(1300);
+    assert.equal(await s.failureCount(u, 1000), 0);
+    assert.equal(await s.recordFailure(u, 1000), 1);
+    assert.equal(await s.recordFailure(user(), 1000), 1, 'counters are per user');
+    assert.equal(await s.failureCount(user(), 1000), 0);
+  });
+
+  storeTest('a lock holds for its duration and clears the failure count', async (s, clock) => {
+    const u = user();
+    await s.recordFailure(u, 60_000);
+    await s.recordFailure(u, 60_000);
+    assert.equal(await s.lockedUntil(u), undefined);
+    const before = clock.now();
+    await s.lock(u, 1000);
+    const until = await s.lockedUntil(u);
+    assert.ok(until !== undefined && until >= before + 1000 && until <= clock.now() + 1000);
+    assert.equal(await s.recordFailure(u, 60_000), 1, 'failures start again from zero');
+    clock.advance(1300);
+    assert.equal(await s.lockedUntil(u), undefined);
+  });
+
+  storeTest('tokens are not stored in the clear', async (s, _clock, t) => {
+    if (!dump) return t.skip('no way to read this store from outside');
+    const u = user();
+    const token = tok();
+    await s.add(u, token, 60_000);
+    const text = await dump();
+    assert.ok(text.includes(u), 'the dump shows the stored data');
+    assert.ok(!text.includes(token.slice(4, 24)), 'but not the token');
+  });
+
+  storeTest('healthy answers true and close finishes', async (s) => {
+    await s.add(user(), tok(), 60_000); // once connected (a Redis client connects in the background)
+    assert.equal(await s.healthy(), true);
+    await s.close();
+  });
+}
