@@ -59,8 +59,6 @@ export const NAMESPACE_LABEL = 'kubesphere.io/namespace';
 export const KUBEFED_MANAGED_LABEL = 'kubefed.io/managed';
 /** RoleBases whose role is created in every namespace of a workspace. */
 export const NAMESPACE_SCOPE_LABEL = 'scope.kubesphere.io/namespace';
-// proxy/creator-guard.ts still reads the annotation from here.
-export { CREATOR_ANNOTATION } from '../iam/labels.ts';
 export const TEMPLATE_FINALIZER = 'finalizers.workspacetemplate.kubesphere.io';
 /** Put on a WorkspaceTemplate by a delete with propagationPolicy Orphan: its namespaces outlive it. */
 export const ORPHAN_FINALIZER = 'orphan.finalizers.kubesphere.io';

@@ -10,7 +10,7 @@ import type { FastifyRequest } from 'fastify';
 import { decodeJson } from '../../k8s/bounded-decode.ts';
 import { badRequest, invalid, unauthorized } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
-import { CREATOR_ANNOTATION } from '../controllers/resources.ts';
+import { CREATOR_ANNOTATION } from '../iam/labels.ts';
 import type { RequestInfo } from '../request.ts';
 import { bufferBody, type GuardedBody, isJson, WRITE_VERBS } from './body.ts';
 import { dryRun, rec, storedObject } from './write-preview.ts';
