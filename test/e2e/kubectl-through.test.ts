@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { parse } from 'yaml';
+import { hasKubectl, type Kubectl, kubectlWith } from '../helpers/kubectl.ts';
 import { bearer, createUser, devRest, eventually, login } from '../helpers/oauth.ts';
-import { hasKubectl, type Kubectl, kubectlWith } from '../helpers/proxy-kubectl.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 
 let stack: TestStack;

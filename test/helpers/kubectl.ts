@@ -1,7 +1,10 @@
 // The real kubectl for tests: where it is, a kubeconfig for a bearer-token HTTPS server, and an asynchronous run
-// (the server under test often answers from this same process, so a synchronous spawn would deadlock).
-import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+// (the server under test often answers from this same process, so a synchronous spawn would deadlock); a runner with
+// a private HOME and discovery cache, which can also start a long-running command (`watch`).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const KUBECTL = '/usr/bin/kubectl';
 export const hasKubectl = existsSync(KUBECTL);
@@ -13,13 +16,12 @@ export interface KubectlResult {
   stderr: string;
 }
 
-/** Writes a kubeconfig (mode 0600) for `server`, trusting `caPem`, authenticating with `token`; returns `path`. */
-export function writeKubeconfig(
-  path: string,
-  opts: { server: string; caPem: string; token: string; namespace?: string },
-): string {
+type KubeconfigOptions = { server: string; caPem: string; token: string; namespace?: string };
+
+/** A kubeconfig for `server`, trusting `caPem`, authenticating with `token`. */
+export function kubeconfigYaml(opts: KubeconfigOptions): string {
   const ca = Buffer.from(opts.caPem).toString('base64');
-  const yaml = [
+  return [
     'apiVersion: v1',
     'kind: Config',
     `clusters: [{name: t, cluster: {server: "${opts.server}", certificate-authority-data: ${ca}}}]`,
@@ -28,7 +30,11 @@ export function writeKubeconfig(
     'current-context: t',
     '',
   ].join('\n');
-  writeFileSync(path, yaml, { mode: 0o600 });
+}
+
+/** Writes `kubeconfigYaml(opts)` to `path` (mode 0600); returns `path`. */
+export function writeKubeconfig(path: string, opts: KubeconfigOptions): string {
+  writeFileSync(path, kubeconfigYaml(opts), { mode: 0o600 });
   return path;
 }
 
@@ -64,4 +70,39 @@ export async function kubectlOk(
   const r = await runKubectl(args, opts);
   if (r.status !== 0) throw new Error(`kubectl ${args.join(' ')} exited ${r.status}\n${r.stderr}`);
   return r.stdout;
+}
+
+export interface Kubectl {
+  kubeconfig: string;
+  run(args: string[], input?: string): Promise<KubectlResult>;
+  /** Starts a long-running command; `output()` is what it printed so far; `stop()` kills it. */
+  start(args: string[]): { child: ChildProcess; output(): string; stop(): void };
+}
+
+/** Writes `kubeconfigYaml` to a private file and returns a runner for it. */
+export function kubectlWith(kubeconfigYaml: string): Kubectl {
+  const home = mkdtempSync(join(tmpdir(), 'kapiserver-e-kubectl-'));
+  const kubeconfig = join(home, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigYaml, { mode: 0o600 });
+  const env = { ...process.env, HOME: home, KUBECACHEDIR: join(home, 'cache'), KUBECONFIG: kubeconfig };
+  return {
+    kubeconfig,
+    run: (args, input) => runKubectl(args, { env, input }),
+    start(args) {
+      const child = spawn(KUBECTL, args, { env });
+      let out = '';
+      child.stdout.on('data', (d) => {
+        out += d;
+      });
+      child.stderr.on('data', (d) => {
+        out += d;
+      });
+      return { child, output: () => out, stop: () => child.kill('SIGKILL') };
+    },
+  };
+}
+
+/** A runner for a bearer-token HTTPS server. */
+export function kubectlFor(opts: KubeconfigOptions): Kubectl {
+  return kubectlWith(kubeconfigYaml(opts));
 }

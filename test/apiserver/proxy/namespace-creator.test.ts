@@ -3,14 +3,13 @@
 // whose creator, and admin, is themself, with raw HTTP, kubectl and impersonation alike. Later writes through /api
 // (update, merge, JSON and strategic patches, server-side apply) cannot change or drop the creator (422).
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { NO_KUBECTL, writeKubeconfig } from '../../helpers/kubectl.ts';
+import { hasKubectl, kubectlFor, NO_KUBECTL } from '../../helpers/kubectl.ts';
 import { createUser, eventually, login } from '../../helpers/oauth.ts';
-import { hasKubectl, type Kubectl, kubectlWith } from '../../helpers/proxy-kubectl.ts';
 import { type Json, type KapisStack, startKapisStack } from '../kapis/helpers.ts';
 
 const CREATOR = 'kubesphere.io/creator';
@@ -122,14 +121,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function kubectlAs(token: string, name: string): Kubectl {
-  const path = writeKubeconfig(join(dir, `${name}.kubeconfig`), {
-    server: s.secureUrl,
-    caPem: s.caPem,
-    token,
-  });
-  return kubectlWith(readFileSync(path, 'utf8'));
-}
+const kubectlAs = (token: string) => kubectlFor({ server: s.secureUrl, caPem: s.caPem, token });
 
 test('a create naming admin as creator gets the caller as creator, and the caller as admin', async () => {
   const created = await raw('POST', NS, { body: namespace('ns-raw', { [CREATOR]: 'admin', note: 'kept' }) });
@@ -268,7 +260,7 @@ test(
   'kubectl (a protobuf create, create -f, apply, --as) names the caller as creator; edits of it are refused',
   kubectlOpts,
   async () => {
-    const k = kubectlAs(nina, 'nina');
+    const k = kubectlAs(nina);
     const created = await k.run(['create', 'namespace', 'ns-kubectl']);
     assert.equal(created.status, 0, created.stderr);
     assert.equal(await creatorOf('ns-kubectl'), 'nina');
@@ -299,7 +291,7 @@ test(
     assert.equal(await creatorOf('ns-kubectl'), 'nina');
 
     // The admin impersonating nina creates as nina.
-    const admin = kubectlAs(s.token, 'admin');
+    const admin = kubectlAs(s.token);
     const as = await admin.run(['create', 'namespace', 'ns-kubectl-as', '--as', 'nina']);
     assert.equal(as.status, 0, as.stderr);
     assert.equal(await creatorOf('ns-kubectl-as'), 'nina');

@@ -3,14 +3,13 @@
 // (users, members), and not through the plaintext password that `kubectl apply` keeps in its last-applied
 // annotation. An admin still creates a user with a password through /apis and that user logs in with it.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { NO_KUBECTL, writeKubeconfig } from '../../helpers/kubectl.ts';
+import { hasKubectl, kubectlFor, NO_KUBECTL } from '../../helpers/kubectl.ts';
 import { createUser, eventually, login } from '../../helpers/oauth.ts';
-import { hasKubectl, type Kubectl, kubectlWith } from '../../helpers/proxy-kubectl.ts';
 import { type KapisStack, startKapisStack } from '../kapis/helpers.ts';
 
 const IAM = '/apis/iam.kubesphere.io/v1alpha2';
@@ -83,14 +82,7 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-function kubectlAs(token: string, name: string): Kubectl {
-  const path = writeKubeconfig(join(dir, `${name}.kubeconfig`), {
-    server: s.secureUrl,
-    caPem: s.caPem,
-    token,
-  });
-  return kubectlWith(readFileSync(path, 'utf8'));
-}
+const kubectlAs = (token: string) => kubectlFor({ server: s.secureUrl, caPem: s.caPem, token });
 
 test('an admin creates a user with a password through /apis; the answer carries no credential; the user logs in', async () => {
   const created = await raw('POST', `${IAM}/users`, s.token, {
@@ -188,7 +180,7 @@ test('a client that accepts no JSON gets 406, never an unfiltered encoding', asy
 test('kubectl apply, get -o yaml / -o json and get -w show no credential', {
   skip: !hasKubectl && NO_KUBECTL,
 }, async () => {
-  const admin = kubectlAs(s.token, 'admin');
+  const admin = kubectlAs(s.token);
   const manifest = [
     'apiVersion: iam.kubesphere.io/v1alpha2',
     'kind: User',
@@ -207,7 +199,7 @@ test('kubectl apply, get -o yaml / -o json and get -w show no credential', {
     'applied logs in',
   );
 
-  const k = kubectlAs(uma, 'uma');
+  const k = kubectlAs(uma);
   for (const format of ['yaml', 'json']) {
     const r = await k.run(['get', 'users.iam.kubesphere.io', '-o', format]);
     assert.equal(r.status, 0, r.stderr);
