@@ -280,6 +280,28 @@ test('patch a workspace with a JSON Patch or a merge patch', async () => {
   });
   assert.equal(mp.status, 200);
   assert.equal(((await mp.json()) as Json).metadata.labels.tier, 'silver');
+  // A patch naming a placement cluster is checked like a create (single cluster: 404), and nothing is stored.
+  for (const [type, body] of [
+    [
+      'application/json-patch+json',
+      [{ op: 'add', path: '/spec/placement/clusters', value: [{ name: 'host' }] }],
+    ],
+    ['application/merge-patch+json', { spec: { placement: { clusters: [{ name: 'host' }] } } }],
+  ] as const) {
+    const placed = await fetch(`${s.url}${T2}/workspaces/team-z`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${s.token}`, 'content-type': type },
+      body: JSON.stringify(body),
+    });
+    statusOf(
+      { status: placed.status, body: await placed.json() },
+      404,
+      /clusters\.cluster\.kubesphere\.io "host" not found/,
+    );
+  }
+  const stored = ok(await s.kube('GET', '/apis/tenant.kubesphere.io/v1alpha2/workspacetemplates/team-z'));
+  assert.equal(stored.spec.placement.clusters, undefined);
+  assert.equal(stored.metadata.labels.tier, 'silver');
 });
 
 test('delete: system-workspace never; Orphan keeps the namespaces; otherwise they go', async () => {

@@ -236,7 +236,14 @@ export function registerWorkspaceRoutes(app: FastifyInstance, deps: IamDeps, acc
         if (type !== 'application/json-patch+json' && type !== 'application/json' && isList)
           throw badRequest(`a ${type} body must be an object`);
         const sendAs = isList ? 'application/json-patch+json' : 'application/merge-patch+json';
-        return deps.rest.call('PATCH', pathOf(tpl, name), request.body, sendAs).catch(fail(name));
+        // The patched template is checked like a created one (placement): the orchestrator applies the patch in a
+        // dry run, and the result is stored only if it passes, guarded by the resourceVersion the dry run read.
+        const path = pathOf(tpl, name);
+        const patched = await deps.rest
+          .call<KubeObject>('PATCH', `${path}?dryRun=All`, request.body, sendAs)
+          .catch(fail(name));
+        checkPlacement(patched as Rec);
+        return deps.rest.replace(path, patched).catch(fail(name));
       },
     });
     registerKapisRoute(app, {
