@@ -11,6 +11,7 @@
 //    store, end the entry at once on every replica.
 //  - Bounded: at most MAX_ENTRIES (least recently used out first), each for at most TTL_MS.
 import { createHmac, randomBytes } from 'node:crypto';
+import { type Clock, systemClock } from '../clock.ts';
 import type { UserObject } from '../iam/users.ts';
 import { credentialGeneration } from './credentials.ts';
 import type { TokenStore } from './store/index.ts';
@@ -37,6 +38,7 @@ export class VerifiedCredentials {
     private readonly store: TokenStore,
     private readonly ttlMs = VERIFIED_TTL_MS,
     private readonly maxEntries = MAX_ENTRIES,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   /** The cache key of a login and password. */
@@ -50,7 +52,7 @@ export class VerifiedCredentials {
     const entry = this.entries.get(digest);
     if (!entry) return undefined;
     this.entries.delete(digest);
-    if (entry.expiresAt <= Date.now()) return undefined;
+    if (entry.expiresAt <= this.clock.now()) return undefined;
     if (!(await this.store.isActive(entry.username, STORE_PREFIX + digest))) return undefined;
     this.entries.set(digest, entry);
     return entry;
@@ -65,7 +67,7 @@ export class VerifiedCredentials {
       username,
       uid: user.metadata.uid,
       generation: credentialGeneration(user),
-      expiresAt: Date.now() + this.ttlMs,
+      expiresAt: this.clock.now() + this.ttlMs,
     });
     while (this.entries.size > this.maxEntries) {
       const oldest = this.entries.keys().next().value as string;
