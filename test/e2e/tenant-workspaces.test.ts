@@ -232,6 +232,46 @@ test('outsiders see neither the workspace nor its namespaces; members see only t
   for (const w of ['system-workspace', 'team-a', 'team-v']) assert.ok(all.includes(w), w);
 });
 
+test('no credentials, or a forged token: every new tenant and workspace IAM route is a 401 Status, nothing written', async () => {
+  const routes: [string, string, unknown?][] = [
+    ['GET', `${T2}/workspaces`],
+    ['POST', `${T2}/workspaces`, { metadata: { name: 'anon-ws' }, spec: { template: { spec: {} } } }],
+    ['GET', `${T2}/workspaces/system-workspace`],
+    ['DELETE', `${T2}/workspaces/system-workspace`],
+    ['GET', `${T3}/workspacetemplates`],
+    ['GET', `${T3}/workspaces`],
+    ['POST', `${T2}/workspaces/system-workspace/namespaces`, { metadata: { name: 'anon-ns' } }],
+    ['GET', `${T2}/namespaces`],
+    ['GET', `${IAM}/workspaces/system-workspace/workspacemembers`],
+    ['POST', `${IAM}/workspaces/system-workspace/workspacemembers`, [{ username: 'x', roleRef: 'r' }]],
+    ['POST', `${IAM}/workspaces/system-workspace/groups`, { metadata: { generateName: 'anon-' } }],
+    ['POST', `${IAM}/workspaces/system-workspace/groupbindings`, [{ userName: 'x', groupName: 'g' }]],
+    ['POST', `${IAM}/namespaces/default/rolebindings`, [{ roleRef: { name: 'admin' }, subjects: [] }]],
+  ];
+  const forged = `${tok.mia ?? 'eyJhbGciOiJIUzI1NiJ9.e30'}x`;
+  for (const [method, path, body] of routes) {
+    for (const authorization of [undefined, `Bearer ${forged}`]) {
+      const res = await fetch(`${s.url}${path}`, {
+        method,
+        headers: {
+          ...(authorization ? { authorization } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+      });
+      const status = (await res.json()) as Json;
+      assert.equal(res.status, 401, `${method} ${path} (${authorization ? 'forged' : 'none'})`);
+      assert.equal(status.kind, 'Status');
+      assert.equal(status.code, 401);
+    }
+  }
+  assert.equal(
+    (await s.kube('GET', '/apis/tenant.kubesphere.io/v1alpha2/workspacetemplates/anon-ws')).status,
+    404,
+  );
+  assert.equal((await s.kube('GET', '/api/v1/namespaces/anon-ns')).status, 404);
+});
+
 test('bad input: a 4xx Status naming the problem', async () => {
   statusOf(await workspace('Team_A'), 422, /metadata\.name.*RFC 1123 label/);
   statusOf(
