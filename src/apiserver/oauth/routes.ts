@@ -160,7 +160,9 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
       let grant = form.get('grant_type') ?? '';
       try {
         const client = authenticateClient(oauth, request, form);
-        throwIfInvalid(request); // a missing or empty grant_type
+        // KubeSphere reads a missing grant_type as "", which no grant matches: unsupported_grant_type.
+        if (!grant) throw new OAuthError(400, 'unsupported_grant_type', 'grant_type is required');
+        throwIfInvalid(request);
         const tokens = ensureReady(oauth);
         if (grant === 'password') {
           const user = await oauth.passwords.authenticate(
