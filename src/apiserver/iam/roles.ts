@@ -11,6 +11,8 @@ import { AGGREGATION_ANNOTATION } from './rbac.ts';
 const ROLE_TEMPLATE_LABEL = 'iam.kubesphere.io/role-template';
 const DISPLAY_NAME = 'kubesphere.io/alias-name';
 const DESCRIPTION = 'kubesphere.io/description';
+/** What KubeSphere's console reads from a user's role templates to decide which menus and buttons it shows. */
+const CONSOLE_RULES = 'iam.kubesphere.io/role-template-rules';
 
 interface BuiltinRole {
   name: string;
@@ -18,6 +20,8 @@ interface BuiltinRole {
   rules: PolicyRule[];
   aggregates?: string[];
   template?: boolean;
+  /** The console module and the action this template grants there (`users`: `manage`). */
+  console?: [module: string, action: string];
 }
 
 const READ = ['get', 'list', 'watch'];
@@ -31,6 +35,22 @@ export const BUILTIN_GLOBAL_ROLES: BuiltinRole[] = [
     rules: [
       { verbs: ['*'], apiGroups: ['*'], resources: ['*'] },
       { verbs: ['*'], nonResourceURLs: ['*'] },
+    ],
+    // Its rules already grant everything; the templates tell the console to show every platform menu.
+    aggregates: [
+      'role-template-view-basic',
+      'role-template-view-users',
+      'role-template-manage-users',
+      'role-template-view-roles',
+      'role-template-manage-roles',
+      'role-template-create-workspaces',
+      'role-template-view-workspaces',
+      'role-template-manage-workspaces',
+      'role-template-view-clusters',
+      'role-template-manage-clusters',
+      'role-template-view-app-templates',
+      'role-template-manage-app-templates',
+      'role-template-manage-platform-settings',
     ],
   },
   {
@@ -79,18 +99,21 @@ export const BUILTIN_GLOBAL_ROLES: BuiltinRole[] = [
     name: 'role-template-view-users',
     description: 'View users and their login records.',
     template: true,
+    console: ['users', 'view'],
     rules: [{ verbs: READ, apiGroups: IAM_AND_VIEWS, resources: ['users', 'users/*', 'loginrecords'] }],
   },
   {
     name: 'role-template-manage-users',
     description: 'Create, edit and delete users.',
     template: true,
+    console: ['users', 'manage'],
     rules: [{ verbs: WRITE, apiGroups: IAM_AND_VIEWS, resources: ['users', 'users/*', 'loginrecords'] }],
   },
   {
     name: 'role-template-view-roles',
     description: 'View platform roles and their bindings.',
     template: true,
+    console: ['roles', 'view'],
     rules: [
       { verbs: READ, apiGroups: ['iam.kubesphere.io'], resources: ['globalroles', 'globalrolebindings'] },
     ],
@@ -99,6 +122,7 @@ export const BUILTIN_GLOBAL_ROLES: BuiltinRole[] = [
     name: 'role-template-manage-roles',
     description: 'Create, edit and delete platform roles and bindings (never beyond what the editor holds).',
     template: true,
+    console: ['roles', 'manage'],
     rules: [
       { verbs: WRITE, apiGroups: ['iam.kubesphere.io'], resources: ['globalroles', 'globalrolebindings'] },
     ],
@@ -107,6 +131,7 @@ export const BUILTIN_GLOBAL_ROLES: BuiltinRole[] = [
     name: 'role-template-create-workspaces',
     description: 'Create workspaces.',
     template: true,
+    console: ['workspaces', 'create'],
     rules: [
       {
         verbs: ['create'],
@@ -119,6 +144,7 @@ export const BUILTIN_GLOBAL_ROLES: BuiltinRole[] = [
     name: 'role-template-view-workspaces',
     description: 'View every workspace.',
     template: true,
+    console: ['workspaces', 'view'],
     rules: [
       { verbs: READ, apiGroups: ['tenant.kubesphere.io'], resources: ['workspaces', 'workspacetemplates'] },
     ],
@@ -127,6 +153,7 @@ export const BUILTIN_GLOBAL_ROLES: BuiltinRole[] = [
     name: 'role-template-manage-workspaces',
     description: 'Create, edit and delete every workspace.',
     template: true,
+    console: ['workspaces', 'manage'],
     rules: [
       { verbs: WRITE, apiGroups: ['tenant.kubesphere.io'], resources: ['workspaces', 'workspacetemplates'] },
     ],
@@ -136,6 +163,7 @@ export const BUILTIN_GLOBAL_ROLES: BuiltinRole[] = [
 export function globalRoleObject(role: BuiltinRole): Record<string, unknown> {
   const annotations: Record<string, string> = { [DISPLAY_NAME]: role.name, [DESCRIPTION]: role.description };
   if (role.aggregates?.length) annotations[AGGREGATION_ANNOTATION] = JSON.stringify(role.aggregates);
+  if (role.console) annotations[CONSOLE_RULES] = JSON.stringify({ [role.console[0]]: role.console[1] });
   return {
     apiVersion: `${IAM_GROUP}/${IAM_VERSION}`,
     kind: 'GlobalRole',
