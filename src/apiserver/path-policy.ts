@@ -8,6 +8,8 @@ interface PathPolicy {
   path: string;
   /** Served without a bearer token; everything else gets 401 without one. */
   anonymous?: true;
+  /** Credentials are checked when sent; without any, served as anonymous (KubeSphere's logout). */
+  credentialsOptional?: true;
   /** Needs no permission once authenticated (KubeSphere's path authorizer, plus the Kubernetes health endpoints). */
   authorizationExempt?: true;
   /** Counted in metrics but not audited: kubelet probes would flood the audit log. */
@@ -20,6 +22,7 @@ const PATH_POLICIES: readonly PathPolicy[] = [
   { path: '/oauth/revoke', anonymous: true },
   { path: '/oauth/keys', anonymous: true }, // public keys (JWKS)
   { path: '/oauth/.well-known/', anonymous: true }, // OIDC discovery
+  { path: '/oauth/logout', credentialsOptional: true }, // without a token there is nothing to revoke
   { path: '/oauth/', authorizationExempt: true },
   { path: '/healthz', anonymous: true, authorizationExempt: true, unaudited: true },
   { path: '/livez', anonymous: true, authorizationExempt: true, unaudited: true },
@@ -33,11 +36,11 @@ const PATH_POLICIES: readonly PathPolicy[] = [
   { path: '/swagger-ui/', anonymous: true }, // Swagger UI assets and the two swagger documents
 ];
 
-type Excuse = 'anonymous' | 'authorizationExempt' | 'unaudited';
+type Excuse = 'anonymous' | 'credentialsOptional' | 'authorizationExempt' | 'unaudited';
 
 /** Exact paths and prefixes per excuse, built once from the table. */
 const INDEX = Object.fromEntries(
-  (['anonymous', 'authorizationExempt', 'unaudited'] as const).map((excuse) => {
+  (['anonymous', 'credentialsOptional', 'authorizationExempt', 'unaudited'] as const).map((excuse) => {
     const paths = PATH_POLICIES.filter((p) => p[excuse]).map((p) => p.path);
     return [
       excuse,
@@ -57,6 +60,9 @@ function excused(excuse: Excuse, path: string): boolean {
 
 /** True when `path` may be served without a bearer token. */
 export const isAnonymousPath = (path: string): boolean => excused('anonymous', path);
+
+/** True when `path` is served without credentials, yet checks them when sent. */
+export const areCredentialsOptional = (path: string): boolean => excused('credentialsOptional', path);
 
 /** True when `path` needs no permission once authenticated. */
 export const isAuthorizationExempt = (path: string): boolean => excused('authorizationExempt', path);

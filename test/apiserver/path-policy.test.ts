@@ -6,7 +6,12 @@ import {
   checkDecodablePath,
   isCanonicalPath,
 } from '../../src/apiserver/canonical-path.ts';
-import { isAnonymousPath, isAudited, isAuthorizationExempt } from '../../src/apiserver/path-policy.ts';
+import {
+  areCredentialsOptional,
+  isAnonymousPath,
+  isAudited,
+  isAuthorizationExempt,
+} from '../../src/apiserver/path-policy.ts';
 import { StatusError } from '../../src/k8s/status.ts';
 
 const NON_CANONICAL = [
@@ -79,6 +84,14 @@ const POLICIES: [string, boolean, boolean, boolean][] = [
   ['/kapis/config.kubesphere.io/../../api/v1/nodes', false, false, true],
   ['/kapis/config.kubesphere.io/%2e%2e/x', false, false, true],
 ];
+
+test('logout checks credentials when sent and serves callers without any', () => {
+  assert.equal(areCredentialsOptional('/oauth/logout'), true);
+  assert.equal(isAnonymousPath('/oauth/logout'), false);
+  for (const path of ['/oauth/logout/', '/oauth/userinfo', '/oauth/../oauth/logout', '/api/v1/nodes']) {
+    assert.equal(areCredentialsOptional(path), false, path);
+  }
+});
 
 test(`the path policy table over ${POLICIES.length} paths`, () => {
   for (const [path, anonymous, exempt, audited] of POLICIES) {

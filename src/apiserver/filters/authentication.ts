@@ -11,7 +11,7 @@ import type { ServerContext } from '../context.ts';
 import { type BasicCredentials, isBasic, parseBasic } from '../oauth/basic.ts';
 import { TOKEN_STORE_RETRY_AFTER_SECONDS } from '../oauth/errors.ts';
 import { InvalidTokenError } from '../oauth/jwt.ts';
-import { isAnonymousPath } from '../path-policy.ts';
+import { areCredentialsOptional, isAnonymousPath } from '../path-policy.ts';
 import type { UserInfo } from '../request.ts';
 
 const BEARER = /^Bearer[ ]+([A-Za-z0-9._~+/-]+=*)[ ]*$/i;
@@ -53,6 +53,7 @@ export async function authenticateHeaders(
   const header = authorizationHeader(headers);
   if (isAnonymousPath(path)) return undefined;
   if (typeof header !== 'string' || header === '') {
+    if (areCredentialsOptional(path)) return undefined;
     throw unauthorized(
       'Unauthorized: a bearer token (POST /oauth/token to get one) or HTTP Basic credentials are required',
     );

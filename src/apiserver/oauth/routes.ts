@@ -200,12 +200,12 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
       return reply.code(200).type('application/json').send('{}');
     });
 
-    // KubeSphere: revokes every token of the caller; 302 to post_logout_redirect_uri (with state) or 200 `{}`.
-    // The redirect must be registered (./logout-redirect.ts): an unregistered one is refused before anything is revoked.
+    // KubeSphere: revokes every token of the caller (none without credentials); 302 to post_logout_redirect_uri
+    // (with state) or 200 `{"message":"success"}`. The redirect must be registered (./logout-redirect.ts): an
+    // unregistered one is refused before anything is revoked.
     const logout = async (request: FastifyRequest, reply: FastifyReply) => {
       noStore(reply);
       const user = request.user;
-      if (!user) throw unauthorized('Unauthorized: logout needs a bearer token');
       const q = request.query as Record<string, unknown>;
       const redirect = typeof q.post_logout_redirect_uri === 'string' ? q.post_logout_redirect_uri : '';
       let target: URL | undefined;
@@ -223,8 +223,8 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
           );
         }
       }
-      await ensureReady(oauth).revokeAll(user.name);
-      if (!target) return reply.code(200).type('application/json').send('{}');
+      if (user) await ensureReady(oauth).revokeAll(user.name);
+      if (!target) return reply.code(200).type('application/json').send('{"message":"success"}');
       if (typeof q.state === 'string' && q.state) target.searchParams.append('state', q.state);
       return reply.code(302).header('location', target.toString()).type('text/plain').send('');
     };

@@ -71,14 +71,14 @@ export const revokeSchema: FastifySchema = {
 export function logoutSchema(method: 'GET' | 'POST'): FastifySchema {
   return {
     tags: [TAG],
-    summary: 'Log out: revoke every token of the calling user',
+    summary: 'Log out: revoke every token of the calling user (no token: nothing to revoke, still success)',
     operationId: `Logout${method === 'GET' ? '' : 'Post'}`,
     querystring: Type.Object({
       post_logout_redirect_uri: Type.Optional(Type.String()),
       state: Type.Optional(Type.String()),
     }),
     response: {
-      200: Type.Object({}),
+      200: Type.Object({ message: Type.Literal('success') }),
       302: Type.Null({ description: 'Redirect to post_logout_redirect_uri' }),
     },
   };
