@@ -45,7 +45,7 @@ function clip(s: string): string {
 
 /**
  * Parses a raw query string. `sortFields` are the fields the resource can sort by (the first is the default).
- * Throws a 400 StatusError for a page below 1, a limit outside 1..MAX_LIMIT, an unknown sortBy, a non-boolean
+ * Throws a 400 StatusError for a page below 1, a limit outside 1..MAX_LIMIT (or -1: all), an unknown sortBy, a non-boolean
  * ascending, or an unparsable labelSelector.
  */
 export function parseListQuery(search: string, sortFields: readonly string[]): ListQuery {
@@ -62,7 +62,8 @@ export function parseListQuery(search: string, sortFields: readonly string[]): L
   const page = first('page');
   if (page !== null && page !== '') q.page = positiveInt('page', page, 1_000_000_000);
   const limit = first('limit');
-  if (limit !== null && limit !== '') q.limit = positiveInt('limit', limit, MAX_LIMIT);
+  // -1 is KubeSphere's "no paging", which its console sends for pickers (every global role, every workspace).
+  if (limit !== null && limit !== '' && limit !== '-1') q.limit = positiveInt('limit', limit, MAX_LIMIT);
   const sortBy = first('sortBy');
   if (sortBy !== null && sortBy !== '') {
     if (!sortFields.includes(sortBy)) {
