@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { PolicyRule } from '../../k8s/rbac.ts';
 import { isConflict, type KubeRest } from '../cluster/index.ts';
 import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
+import { CREATOR_ANNOTATION } from './labels.ts';
 import { AGGREGATION_ANNOTATION } from './rbac.ts';
 
 const ROLE_TEMPLATE_LABEL = 'iam.kubesphere.io/role-template';
@@ -164,6 +165,8 @@ export function globalRoleObject(role: BuiltinRole): Record<string, unknown> {
   const annotations: Record<string, string> = { [DISPLAY_NAME]: role.name, [DESCRIPTION]: role.description };
   if (role.aggregates?.length) annotations[AGGREGATION_ANNOTATION] = JSON.stringify(role.aggregates);
   if (role.console) annotations[CONSOLE_RULES] = JSON.stringify({ [role.console[0]]: role.console[1] });
+  // The console lists roles with `annotation=kubesphere.io/creator`, which leaves the templates out.
+  if (!role.template) annotations[CREATOR_ANNOTATION] = 'system';
   return {
     apiVersion: `${IAM_GROUP}/${IAM_VERSION}`,
     kind: 'GlobalRole',
