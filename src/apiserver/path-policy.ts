@@ -30,6 +30,15 @@ const PATH_POLICIES: readonly PathPolicy[] = [
   { path: '/version', anonymous: true, authorizationExempt: true },
   { path: '/kapis/version', anonymous: true, authorizationExempt: true },
   { path: '/kapi/version', anonymous: true, authorizationExempt: true },
+  // The console reads these two before login; the other config routes (gpu/kinds) need a token, no permission.
+  {
+    path: '/kapis/config.kubesphere.io/v1alpha2/configs/configz',
+    anonymous: true,
+    authorizationExempt: true,
+  },
+  { path: '/kapis/config.kubesphere.io/v1alpha2/configs/oauth', anonymous: true, authorizationExempt: true },
+  { path: '/kapi/config.kubesphere.io/v1alpha2/configs/configz', anonymous: true, authorizationExempt: true },
+  { path: '/kapi/config.kubesphere.io/v1alpha2/configs/oauth', anonymous: true, authorizationExempt: true },
   { path: '/kapis/config.kubesphere.io/', authorizationExempt: true },
   { path: '/kapi/config.kubesphere.io/', authorizationExempt: true },
   { path: '/swagger-ui', anonymous: true }, // Swagger UI page

@@ -2,6 +2,7 @@
 // is validated against it; defaults come from its `default`s; the configuration type is its decoded form, in which
 // durations (Go strings such as `10m`, or numbers of seconds, in the file) are milliseconds.
 import { type StaticDecode, Type } from 'typebox';
+import { ComponentSections } from './components.ts';
 import { formatDuration, parseDuration } from './duration.ts';
 
 /** What a bad duration is reported as expecting (the field's `description` says what it means). */
@@ -129,6 +130,11 @@ const Auditing = Type.Object(
       default: '3s',
       description: 'longest wait before a partial batch is sent',
     }),
+    host: Type.Optional(
+      Type.String({
+        description: "KubeSphere's audit search backend; kapiserver only reports it in configz",
+      }),
+    ),
   },
   { default: {} },
 );
@@ -138,6 +144,8 @@ export const ConfigSchema = Type.Object({
   redis: Type.Optional(Redis),
   authorization: Authorization,
   auditing: Auditing,
+  // Read only for configs/configz (./components.ts); the sections stay in UNSERVED_SECTIONS.
+  ...ComponentSections,
 });
 
 /** The configuration after defaults, durations in milliseconds. */
@@ -149,8 +157,12 @@ export type IdentityProvider = OAuthOptions['identityProviders'][number];
 export type RedisOptions = NonNullable<KubeSphereConfig['redis']>;
 export type AuthorizationOptions = KubeSphereConfig['authorization'];
 export type AuditingOptions = KubeSphereConfig['auditing'];
+export type GpuKind = NonNullable<NonNullable<KubeSphereConfig['gpu']>['kinds']>[number];
 
-/** Top-level sections of KubeSphere's file that kapiserver does not serve: accepted, noted once, not validated. */
+/**
+ * Top-level sections of KubeSphere's file that kapiserver does not serve: accepted and noted once; only the keys
+ * ./components.ts names are read (and validated), for configs/configz.
+ */
 export const UNSERVED_SECTIONS = new Set([
   'kubernetes',
   'servicemesh',
@@ -170,6 +182,7 @@ export const UNSERVED_SECTIONS = new Set([
   'edgeruntime',
   'terminal',
   'metering',
+  'cache',
   'gpu',
   'kubeedge',
 ]);

@@ -73,6 +73,8 @@ function unknownFields(value: unknown, schema: TSchema, path: string, out: strin
   const props = s.properties as Record<string, TSchema>;
   for (const [k, v] of Object.entries(value)) {
     const p = path ? `${path}.${k}` : k;
+    // An unserved section's other keys are KubeSphere's, not typos.
+    if (!path && UNSERVED_SECTIONS.has(k)) continue;
     if (props[k]) unknownFields(v, props[k], p, out);
     else out.push(p);
   }
@@ -93,10 +95,16 @@ export function checkDocument(doc: unknown, source: string): CheckedDocument {
   }
   const served: Json = {};
   const warnings: string[] = [];
+  const named: Json = ConfigSchema.properties;
   for (const [k, v] of Object.entries(input)) {
-    if (UNSERVED_SECTIONS.has(k))
-      warnings.push(`configuration section "${k}" is not served by kapiserver and is ignored`);
-    else served[k] = v;
+    if (UNSERVED_SECTIONS.has(k)) {
+      warnings.push(
+        named[k]
+          ? `configuration section "${k}" is not served by kapiserver; only whether it is configured is read (configs/configz)`
+          : `configuration section "${k}" is not served by kapiserver and is ignored`,
+      );
+    }
+    if (!UNSERVED_SECTIONS.has(k) || named[k]) served[k] = v;
   }
   // Defaults first, so only what the file says (or lacks without a default) can be wrong.
   const document = withDefaults(ConfigSchema, structuredClone(served)) as Json;

@@ -1,0 +1,19 @@
+// What of the configuration may be shown to anyone who can read it (configs/oauth, the kubesphere-config ConfigMap):
+// every key that names a secret is dropped, at every depth, in lists too. KubeSphere drops provider keys containing
+// "password" or "secret"; this also covers key material and credentials under any other name.
+
+const SECRET_KEY = /password|passwd|secret|credential|privatekey|keydata|certdata|apikey/i;
+
+/** True when a configuration key names a secret (client secrets, passwords, key material). */
+export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
+
+/** A deep copy of `value` without the keys that name secrets. */
+export function withoutSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSecrets);
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (!isSecretKey(k)) out[k] = withoutSecrets(v);
+    return out;
+  }
+  return value;
+}
