@@ -112,6 +112,14 @@ test('password change: own password needs currentPassword; login records; global
     }
   }, 'login with the new password');
   assert.equal((await s.call('PUT', `${I}/users/alice/password`, { password: 'x' })).status, 400);
+  // The admin may leave currentPassword out, but a wrong one is refused whoever sends it; nothing changes.
+  const adminWrong = await s.call('PUT', `${I}/users/alice/password`, {
+    currentPassword: 'Alice-pass-1',
+    password: 'Alice-pass-3',
+  });
+  assert.equal(adminWrong.status, 400);
+  assert.match(adminWrong.body.message, /incorrect old password/);
+  assert.ok((await login(s, 'alice', 'Alice-pass-2')).access_token, 'the password is unchanged');
 
   const records = await until(async () => {
     const r = await s.call('GET', `${I}/users/alice/loginrecords`);
