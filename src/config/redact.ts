@@ -1,6 +1,8 @@
 // What of the configuration may be shown to anyone who can read it (configs/oauth, the kubesphere-config ConfigMap):
 // every key that names a secret is dropped, at every depth, in lists too. KubeSphere drops provider keys containing
 // "password" or "secret"; this also covers key material and credentials under any other name.
+import { ConfigSchema, type KubeSphereConfig } from './schema.ts';
+import { encode } from './schema-walk.ts';
 
 const SECRET_KEY = /password|passwd|secret|credential|privatekey|keydata|certdata|apikey/i;
 
@@ -16,4 +18,9 @@ export function withoutSecrets(value: unknown): unknown {
     return out;
   }
   return value;
+}
+
+/** The configuration in kubesphere.yaml's own form (Go durations), without secrets. */
+export function publicConfigDocument(config: KubeSphereConfig): Record<string, unknown> {
+  return withoutSecrets(encode(ConfigSchema, config)) as Record<string, unknown>;
 }

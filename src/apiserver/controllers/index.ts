@@ -7,6 +7,7 @@ import type { ServerContext } from '../context.ts';
 import type { Dependents } from './dependents.ts';
 import { groupBindingController } from './groupbindings.ts';
 import { groupController, groupDependents } from './groups.ts';
+import { kubeSphereConfigController } from './kubesphere-config.ts';
 import { DEFAULT_LEASE_TIMINGS, LeaderElector, type LeaseTimings } from './leader.ts';
 import { loginRecordController } from './loginrecords.ts';
 import { namespaceController } from './namespaces.ts';
@@ -47,6 +48,7 @@ export function startControllers(
           workspaceTemplateController(cache, rest),
           namespaceController(cache, rest),
           groupBindingController(cache, rest),
+          kubeSphereConfigController(rest, ctx.config, logger),
         ].map((c) => new ControllerRunner(c, logger));
         for (const r of runners) r.start();
       },
