@@ -8,6 +8,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { type DirLock, DirLockedError, lockDir } from '../datadir-lock.ts';
 import { ensureLocalPki } from '../pki/index.ts';
+import type { ControllerManager } from './controllers/framework.ts';
+import { startControllers } from './controllers/index.ts';
 import { Registry } from './registry.ts';
 import { Rest } from './rest.ts';
 import { ensureSystemNamespaces, seedDemoData } from './seed.ts';
@@ -46,12 +48,15 @@ export interface DevCluster {
 export interface DevClusterInternalOptions extends DevClusterOptions {
   historyLimit?: number;
   bookmarkIntervalMs?: number;
+  /** The controllers' clock (ms); default Date.now. */
+  now?: () => number;
 }
 
 /** A running dev cluster plus handles tests and benchmarks use to force edge cases. */
 export interface DevClusterInternal extends DevCluster {
   store: Store;
   rest: Rest;
+  controllers: ControllerManager;
   /** Ends every open watch (clients reconnect with their last resourceVersion). */
   endWatches(): void;
   watchCount(): number;
@@ -144,6 +149,7 @@ async function serveDevCluster(
     store.close();
     throw err;
   }
+  const controllers = startControllers({ rest, store, registry, logger: opts.logger, now: opts.now });
   const watches = new Watches(rest, {
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 15_000,
     maxBufferedBytes: 64 * 1024 * 1024,
@@ -167,6 +173,7 @@ async function serveDevCluster(
       });
     });
   } catch (err) {
+    controllers.stop();
     rest.close();
     store.close();
     throw err;
@@ -188,6 +195,7 @@ async function serveDevCluster(
     caPem: pki.caPem,
     store,
     rest,
+    controllers,
     endWatches: () => watches.endAll(),
     watchCount: () => watches.count,
     close() {
@@ -198,6 +206,7 @@ async function serveDevCluster(
         const force = setTimeout(() => server.closeAllConnections(), 1000);
         await closed;
         clearTimeout(force);
+        controllers.stop();
         rest.close();
         store.close();
         lock.release();

@@ -1,0 +1,257 @@
+// The dev cluster's controller framework, modelled on kube-controller-manager's informers and work queues.
+//
+// Interface (everything a controller file needs):
+//   Controller      { name, watches: Watch[], reconcile(key, ctx) }: reconcile brings the object named by `key`
+//                   (`ns/name`, or `name` for cluster-scoped) to its desired state. It is synchronous, acts through
+//                   ctx.rest (the same strategies, validation, resourceVersions and watch events as HTTP clients get)
+//                   and must be idempotent. It may return a number: reconcile the key again after that many ms.
+//                   A thrown error is logged and the key retried with exponential backoff (5 ms doubling to 30 s);
+//                   a 409 Conflict (a write guarded by a stale resourceVersion) is retried quietly.
+//   Watch           { res, keys(ev) }: for each store event of resource `res` (storage key such as 'apps/deployments',
+//                   or '*' for every resource), the keys of this controller to reconcile. At start every stored object
+//                   is offered as an ADDED event (the informer's initial list).
+//   ControllerContext: rest, store, registry, now() (the dev cluster's clock, ms), def(group, resource), logger.
+//   ControllerManager: add(), start(), stop(), resync() (re-offer every object, as an informer's resync does),
+//                   idle() (resolves when the queue is empty and nothing is due: for tests and benchmarks).
+//   Helpers: objectKey, splitKey, ownKey (the event's own key), controllerOf / controllerKey (the controlling owner).
+//
+// One worker loop serves every controller: it runs reconciles for at most SLICE_MS, then yields to the event loop
+// (setImmediate), so API requests interleave with controller work.
+import type { Logger } from 'pino';
+import { StatusError } from '../../k8s/status.ts';
+import { isObj } from '../meta.ts';
+import type { Registry } from '../registry.ts';
+import { type ResourceDef, storageKey } from '../resources.ts';
+import type { Rest } from '../rest.ts';
+import type { Obj, Store, StoreEvent } from '../store.ts';
+
+export interface ControllerContext {
+  rest: Rest;
+  store: Store;
+  registry: Registry;
+  /** The dev cluster's clock in ms (tests inject one to move CronJob schedules and deadlines). */
+  now(): number;
+  /** The served definition of a built-in or custom resource, by group and plural resource name. */
+  def(group: string, resource: string): ResourceDef;
+  logger?: Logger;
+}
+
+export interface Watch {
+  /** Storage key of the watched resource (`group/resource`, '/pods' for core), or '*' for every resource. */
+  res: string;
+  keys(ev: StoreEvent): Iterable<string>;
+}
+
+export interface Controller {
+  name: string;
+  watches: Watch[];
+  /** Returns ms after which the key is reconciled again, or nothing. */
+  reconcile(key: string, ctx: ControllerContext): number | undefined;
+}
+
+/** The manager name controllers write with (managedFields), as kube-controller-manager's. */
+export const FIELD_MANAGER = 'kube-controller-manager';
+
+const SLICE_MS = 15;
+const BACKOFF_BASE_MS = 5;
+const BACKOFF_MAX_MS = 30_000;
+
+export const objectKey = (ns: string, name: string): string => (ns ? `${ns}/${name}` : name);
+
+export function splitKey(key: string): { ns: string; name: string } {
+  const i = key.indexOf('/');
+  return i < 0 ? { ns: '', name: key } : { ns: key.slice(0, i), name: key.slice(i + 1) };
+}
+
+/** The event's own object. */
+export const ownKey = (ev: StoreEvent): string[] => [objectKey(ev.ns, ev.name)];
+
+/** The controlling ownerReference (controller: true) of an object, if any. */
+export function controllerOf(o: Obj | undefined): Obj | undefined {
+  const refs = (o?.metadata as Obj | undefined)?.ownerReferences;
+  if (!Array.isArray(refs)) return undefined;
+  return refs.find((r): r is Obj => isObj(r) && r.controller === true);
+}
+
+/**
+ * Keys of the owner of kind `kind` controlling the event's object, before and after the change (so an object that
+ * was released or adopted wakes both owners).
+ */
+export function controllerKey(kind: string): (ev: StoreEvent) => string[] {
+  return (ev) => {
+    const out = new Set<string>();
+    for (const o of [ev.obj, ev.prev]) {
+      const ref = controllerOf(o);
+      if (ref && ref.kind === kind && typeof ref.name === 'string') out.add(objectKey(ev.ns, ref.name));
+    }
+    return [...out];
+  };
+}
+
+interface Item {
+  c: Controller;
+  key: string;
+}
+
+const itemId = (c: Controller, key: string) => `${c.name}\u0000${key}`;
+
+export class ControllerManager {
+  private readonly controllers: Controller[] = [];
+  private readonly byRes = new Map<string, { c: Controller; w: Watch }[]>();
+  private readonly ready = new Map<string, Item>();
+  private readonly delayed = new Map<string, { due: number; timer: NodeJS.Timeout }>();
+  private readonly failures = new Map<string, number>();
+  private unsubscribe: (() => void) | undefined;
+  private scheduled = false;
+  private running = false;
+  private stopped = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly ctx: ControllerContext) {}
+
+  add(...cs: Controller[]): void {
+    for (const c of cs) {
+      this.controllers.push(c);
+      for (const w of c.watches) {
+        const list = this.byRes.get(w.res) ?? [];
+        list.push({ c, w });
+        this.byRes.set(w.res, list);
+      }
+    }
+  }
+
+  /** Subscribes to the store and offers every stored object (the informers' initial list). */
+  start(): void {
+    this.unsubscribe = this.ctx.store.subscribe((ev) => this.dispatch(ev));
+    this.resync();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+    for (const d of this.delayed.values()) clearTimeout(d.timer);
+    this.delayed.clear();
+    this.ready.clear();
+    this.wakeIdle();
+  }
+
+  /** Offers every stored object of every watched resource again. */
+  resync(): void {
+    const seen = new Set<string>();
+    for (const d of this.ctx.registry.all()) {
+      const res = storageKey(d);
+      if (d.virtual || seen.has(res)) continue;
+      seen.add(res);
+      if (!this.byRes.has(res) && !this.byRes.has('*')) continue;
+      for (const e of this.ctx.store.list(res))
+        this.dispatch({ type: 'ADDED', res, ns: e.ns, name: e.name, rv: e.rv, obj: e.obj, json: e.json });
+    }
+  }
+
+  /** Resolves once no reconcile is queued or running (delayed requeues further away than `horizonMs` excepted). */
+  idle(horizonMs = 0): Promise<void> {
+    if (this.isIdle(horizonMs)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.isIdle(horizonMs) || this.stopped) resolve();
+        else this.idleWaiters.push(check);
+      };
+      this.idleWaiters.push(check);
+    });
+  }
+
+  enqueue(c: Controller, key: string): void {
+    if (this.stopped) return;
+    const id = itemId(c, key);
+    const late = this.delayed.get(id);
+    if (late) {
+      clearTimeout(late.timer);
+      this.delayed.delete(id);
+    }
+    if (!this.ready.has(id)) this.ready.set(id, { c, key });
+    this.schedule();
+  }
+
+  private enqueueAfter(c: Controller, key: string, ms: number): void {
+    if (this.stopped) return;
+    const id = itemId(c, key);
+    if (this.ready.has(id)) return;
+    const due = Date.now() + ms;
+    const late = this.delayed.get(id);
+    if (late && late.due <= due) return;
+    if (late) clearTimeout(late.timer);
+    const timer = setTimeout(() => {
+      this.delayed.delete(id);
+      this.enqueue(c, key);
+    }, ms);
+    timer.unref();
+    this.delayed.set(id, { due, timer });
+  }
+
+  private dispatch(ev: StoreEvent): void {
+    for (const list of [this.byRes.get(ev.res), this.byRes.get('*')]) {
+      if (!list) continue;
+      for (const { c, w } of list) {
+        try {
+          for (const key of w.keys(ev)) this.enqueue(c, key);
+        } catch (err) {
+          this.ctx.logger?.warn({ controller: c.name, err: String(err) }, 'controller event mapping failed');
+        }
+      }
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.running || this.stopped) return;
+    this.scheduled = true;
+    setImmediate(() => this.work());
+  }
+
+  private work(): void {
+    this.scheduled = false;
+    this.running = true;
+    const start = performance.now();
+    try {
+      while (!this.stopped && this.ready.size > 0 && performance.now() - start < SLICE_MS) {
+        const [id, item] = this.ready.entries().next().value as [string, Item];
+        this.ready.delete(id);
+        this.run(id, item);
+      }
+    } finally {
+      this.running = false;
+    }
+    if (this.ready.size > 0) this.schedule();
+    else this.wakeIdle();
+  }
+
+  private run(id: string, { c, key }: Item): void {
+    try {
+      const after = c.reconcile(key, this.ctx);
+      this.failures.delete(id);
+      if (after !== undefined) this.enqueueAfter(c, key, Math.max(0, after));
+    } catch (err) {
+      const n = (this.failures.get(id) ?? 0) + 1;
+      this.failures.set(id, n);
+      const conflict = err instanceof StatusError && err.code === 409;
+      if (!conflict)
+        this.ctx.logger?.warn(
+          { controller: c.name, key, attempt: n, err: err instanceof Error ? err.message : String(err) },
+          'reconcile failed; retrying with backoff',
+        );
+      this.enqueueAfter(c, key, Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** (n - 1)));
+    }
+  }
+
+  private isIdle(horizonMs: number): boolean {
+    if (this.ready.size > 0 || this.running || this.scheduled) return false;
+    const limit = Date.now() + horizonMs;
+    for (const d of this.delayed.values()) if (d.due <= limit) return false;
+    return true;
+  }
+
+  private wakeIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+}

@@ -1,0 +1,40 @@
+// The dev cluster's controllers (what kube-controller-manager runs), started over its own API layer.
+import type { Logger } from 'pino';
+import { notFound } from '../../k8s/status.ts';
+import type { Registry } from '../registry.ts';
+import type { Rest } from '../rest.ts';
+import type { Store } from '../store.ts';
+import { type Controller, type ControllerContext, ControllerManager } from './framework.ts';
+
+export interface ControllersOptions {
+  rest: Rest;
+  store: Store;
+  registry: Registry;
+  logger?: Logger;
+  /** The clock controllers schedule with (ms); default Date.now. */
+  now?: () => number;
+}
+
+/** Every controller the dev cluster runs. */
+function allControllers(): Controller[] {
+  return [];
+}
+
+export function startControllers(opts: ControllersOptions): ControllerManager {
+  const ctx: ControllerContext = {
+    rest: opts.rest,
+    store: opts.store,
+    registry: opts.registry,
+    logger: opts.logger,
+    now: opts.now ?? Date.now,
+    def(group, resource) {
+      const d = opts.registry.anyVersion(group, resource);
+      if (!d) throw notFound(group, resource, '');
+      return d;
+    },
+  };
+  const manager = new ControllerManager(ctx);
+  manager.add(...allControllers());
+  manager.start();
+  return manager;
+}
