@@ -6,8 +6,9 @@
 // Order of evaluation (first allow wins; RBAC never denies explicitly):
 //   1. paths exempt from authorization (path-policy.ts) and the rules every authenticated user has (discovery, self-reviews, own user);
 //   2. tenant reads through the aggregated API by membership (reference section 10 item 3, instead of KubeSphere's
-//      `authenticated` role reading all of tenant.kubesphere.io): a list of workspaces (the route returns only the
-//      caller's) and a get of a workspace the caller is a member of; never through /apis;
+//      `authenticated` role reading all of tenant.kubesphere.io): a list of workspaces or namespaces (the routes
+//      return only the caller's: their workspaces, the namespaces they are bound in; a workspace's namespaces only
+//      to its members) and a get of a workspace the caller is a member of; never through /apis;
 //   3. the rules of the user's bindings at the request's scope (rbac-resolver.ts).
 import { rulesAllow } from '../../k8s/rbac.ts';
 import { IAM_GROUP, TENANT_GROUP } from '../crds/definitions.ts';
@@ -50,20 +51,26 @@ export class RbacAuthorizer implements Authorizer {
     return { allowed, reason };
   }
 
-  /** Why a read of the tenant API's workspaces is allowed by membership; undefined when it is not such a read. */
+  /** Why a read of the tenant API is allowed by membership; undefined when it is not such a read. */
   private async tenantRead(user: UserInfo, attrs: AuthorizationAttributes): Promise<string | undefined> {
     if (
       attrs.isKubernetesRequest ||
       !attrs.isResourceRequest ||
       attrs.apiGroup !== TENANT_GROUP ||
-      !WORKSPACE_RESOURCES.has(attrs.resource) ||
       attrs.subresource !== ''
     )
       return undefined;
-    if (attrs.verb === 'list' && attrs.name === '')
-      return 'the list holds only the workspaces of your memberships';
-    if (attrs.verb === 'get' && (await this.resolver.isWorkspaceMember(user, attrs.name)))
-      return `member of workspace "${attrs.name}"`;
+    const list = attrs.verb === 'list' && attrs.name === '';
+    if (WORKSPACE_RESOURCES.has(attrs.resource)) {
+      if (list) return 'the list holds only the workspaces of your memberships';
+      if (attrs.verb === 'get' && (await this.resolver.isWorkspaceMember(user, attrs.name)))
+        return `member of workspace "${attrs.name}"`;
+      return undefined;
+    }
+    if (attrs.resource !== 'namespaces' || !list) return undefined;
+    if (attrs.scope.kind === 'cluster') return 'the list holds only the namespaces you are bound in';
+    if (attrs.scope.kind === 'workspace' && (await this.resolver.isWorkspaceMember(user, attrs.scope.name)))
+      return `member of workspace "${attrs.scope.name}": the list holds only the namespaces you are bound in`;
     return undefined;
   }
 }

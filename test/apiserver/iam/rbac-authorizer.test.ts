@@ -311,8 +311,24 @@ test('the global scope is granted by global role bindings only', async () => {
 test('tenant reads through /kapis: lists for everyone (the route filters), a get by membership, never /apis', async () => {
   const t2 = '/kapis/tenant.kubesphere.io/v1alpha2';
   const t3 = '/kapis/tenant.kubesphere.io/v1alpha3';
-  for (const path of [`${t2}/workspaces`, `${t3}/workspacetemplates`, `${t3}/workspaces`]) {
+  // The namespace lists too: each route answers only the namespaces the caller is bound in (a project member who
+  // holds no workspace role still sees their project in the console's workspace page).
+  for (const path of [
+    `${t2}/workspaces`,
+    `${t3}/workspacetemplates`,
+    `${t3}/workspaces`,
+    `${t2}/namespaces`,
+  ]) {
     assert.equal(await may('nobody', 'GET', path), true, path);
+  }
+  assert.equal(await may('erin', 'GET', `${t2}/workspaces/team/namespaces`), true);
+  assert.equal(await may('nobody', 'GET', `${t2}/workspaces/team/namespaces`), false);
+  for (const [method, path] of [
+    ['GET', `${t2}/workspaces/team/namespaces/x`],
+    ['POST', `${t2}/workspaces/team/namespaces`],
+    ['GET', '/api/v1/namespaces'],
+  ]) {
+    assert.equal(await may('nobody', method, path), false, `${method} ${path}`);
   }
   for (const path of [`${t2}/workspaces/team`, `${t3}/workspacetemplates/team`, `${t3}/workspaces/team`]) {
     assert.equal(await may('erin', 'GET', path), true, path);
