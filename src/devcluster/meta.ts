@@ -11,7 +11,7 @@ export const nowSeconds = (): string => new Date().toISOString().replace(/\.\d+Z
 export const newUid = (): string => randomUUID();
 
 // Kubernetes' generateName alphabet (no vowels, no confusable characters).
-const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+export const ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 export function randomSuffix(n = 5): string {
   const bytes = randomBytes(n);
   let s = '';

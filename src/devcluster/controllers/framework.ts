@@ -10,20 +10,22 @@
 //   Watch           { res, keys(ev) }: for each store event of resource `res` (storage key such as 'apps/deployments',
 //                   or '*' for every resource), the keys of this controller to reconcile. At start every stored object
 //                   is offered as an ADDED event (the informer's initial list).
-//   ControllerContext: rest, store, registry, now() (the dev cluster's clock, ms), def(group, resource), logger.
+//   ControllerContext: rest, store, registry, now() (the dev cluster's clock, ms), def(group, resource), logger,
+//                   dependents(uid) (the stored objects whose ownerReferences name that uid, of every resource).
 //   ControllerManager: add(), start(), stop(), resync() (re-offer every object, as an informer's resync does),
 //                   idle() (resolves when the queue is empty and nothing is due: for tests and benchmarks).
-//   Helpers: objectKey, splitKey, ownKey (the event's own key), controllerOf / controllerKey (the controlling owner).
+//   Helpers: objectKey, splitKey, ownKey (the event's own key), controllerOf / controllerKey (the controlling owner),
+//                   controlledBy (the objects an owner controls).
 //
 // One worker loop serves every controller: it runs reconciles for at most SLICE_MS, then yields to the event loop
 // (setImmediate), so API requests interleave with controller work.
 import type { Logger } from 'pino';
 import { StatusError } from '../../k8s/status.ts';
-import { isObj } from '../meta.ts';
+import { isObj, jsonEqual } from '../meta.ts';
 import type { Registry } from '../registry.ts';
 import { type ResourceDef, storageKey } from '../resources.ts';
 import type { Rest } from '../rest.ts';
-import type { Obj, Store, StoreEvent } from '../store.ts';
+import type { Entry, Obj, Store, StoreEvent } from '../store.ts';
 
 export interface ControllerContext {
   rest: Rest;
@@ -34,6 +36,15 @@ export interface ControllerContext {
   /** The served definition of a built-in or custom resource, by group and plural resource name. */
   def(group: string, resource: string): ResourceDef;
   logger?: Logger;
+  /** Objects (any resource) whose ownerReferences name `uid`, from an index kept current by store events. */
+  dependents(uid: string): ObjectRef[];
+}
+
+/** A stored object's address: storage key, namespace ('' when cluster-scoped) and name. */
+export interface ObjectRef {
+  res: string;
+  ns: string;
+  name: string;
 }
 
 export interface Watch {
@@ -73,6 +84,45 @@ export function controllerOf(o: Obj | undefined): Obj | undefined {
   return refs.find((r): r is Obj => isObj(r) && r.controller === true);
 }
 
+/** RFC 3339 with whole seconds (metav1.Time) of a time in ms. */
+export const timestamp = (ms: number): string => new Date(ms).toISOString().replace(/\.\d+Z$/, 'Z');
+
+/** The stored objects of resource `res` whose controller is `owner` (by uid), from the owner index. */
+export function controlledBy(ctx: ControllerContext, owner: Obj, res: string): Entry[] {
+  const uid = String((owner.metadata as Obj).uid);
+  const out: Entry[] = [];
+  for (const ref of ctx.dependents(uid)) {
+    if (ref.res !== res) continue;
+    const e = ctx.store.get(ref.res, ref.ns, ref.name);
+    if (e && controllerOf(e.obj)?.uid === uid) out.push(e);
+  }
+  return out;
+}
+
+/**
+ * Writes `status` through the status subresource, guarded by the resourceVersion it was computed from (a 409 when
+ * the object changed meanwhile: the reconcile is retried). Nothing is written when the status is unchanged.
+ */
+export function writeStatus(ctx: ControllerContext, d: ResourceDef, e: Entry, status: Obj): Entry {
+  if (jsonEqual(e.obj.status, status)) return e;
+  const meta = { ...(e.obj.metadata as Obj), resourceVersion: String(e.rv) };
+  return ctx.rest.update(
+    d,
+    e.ns,
+    e.name,
+    { ...e.obj, metadata: meta, status },
+    { fieldManager: FIELD_MANAGER },
+    'status',
+  );
+}
+
+/** Replaces an object (spec or metadata changes), guarded by the resourceVersion `next` was derived from. */
+export function writeObject(ctx: ControllerContext, d: ResourceDef, e: Entry, next: Obj): Entry {
+  if (jsonEqual(e.obj, next)) return e;
+  const meta = { ...(next.metadata as Obj), resourceVersion: String(e.rv) };
+  return ctx.rest.update(d, e.ns, e.name, { ...next, metadata: meta }, { fieldManager: FIELD_MANAGER });
+}
+
 /**
  * Keys of the owner of kind `kind` controlling the event's object, before and after the change (so an object that
  * was released or adopted wakes both owners).
@@ -86,6 +136,40 @@ export function controllerKey(kind: string): (ev: StoreEvent) => string[] {
     }
     return [...out];
   };
+}
+
+const refId = (r: ObjectRef) => `${r.res}\u0000${r.ns}\u0000${r.name}`;
+
+function ownerUids(o: Obj | undefined): string[] {
+  const refs = (o?.metadata as Obj | undefined)?.ownerReferences;
+  if (!Array.isArray(refs)) return [];
+  return refs.filter((r) => isObj(r) && typeof r.uid === 'string').map((r) => (r as Obj).uid as string);
+}
+
+/** ownerReference uid -> dependents, as the garbage collector's graph builder keeps it. */
+export class OwnerIndex {
+  private readonly byOwner = new Map<string, Map<string, ObjectRef>>();
+
+  observe(ev: StoreEvent): void {
+    const ref: ObjectRef = { res: ev.res, ns: ev.ns, name: ev.name };
+    const id = refId(ref);
+    for (const uid of ownerUids(ev.prev)) this.byOwner.get(uid)?.delete(id);
+    if (ev.type === 'DELETED') for (const uid of ownerUids(ev.obj)) this.byOwner.get(uid)?.delete(id);
+    else
+      for (const uid of ownerUids(ev.obj)) {
+        let m = this.byOwner.get(uid);
+        if (!m) {
+          m = new Map();
+          this.byOwner.set(uid, m);
+        }
+        m.set(id, ref);
+      }
+    for (const uid of ownerUids(ev.prev)) if (this.byOwner.get(uid)?.size === 0) this.byOwner.delete(uid);
+  }
+
+  dependents(uid: string): ObjectRef[] {
+    return [...(this.byOwner.get(uid)?.values() ?? [])];
+  }
 }
 
 interface Item {
@@ -107,7 +191,17 @@ export class ControllerManager {
   private stopped = false;
   private idleWaiters: (() => void)[] = [];
 
-  constructor(private readonly ctx: ControllerContext) {}
+  private readonly owners = new OwnerIndex();
+  private readonly ctx: ControllerContext;
+
+  /** The context reconciles get (with the owner index). */
+  get context(): ControllerContext {
+    return this.ctx;
+  }
+
+  constructor(ctx: Omit<ControllerContext, 'dependents'>) {
+    this.ctx = { ...ctx, dependents: (uid) => this.owners.dependents(uid) };
+  }
 
   add(...cs: Controller[]): void {
     for (const c of cs) {
@@ -122,7 +216,11 @@ export class ControllerManager {
 
   /** Subscribes to the store and offers every stored object (the informers' initial list). */
   start(): void {
-    this.unsubscribe = this.ctx.store.subscribe((ev) => this.dispatch(ev));
+    this.unsubscribe = this.ctx.store.subscribe((ev) => {
+      this.owners.observe(ev);
+      this.dispatch(ev);
+    });
+    this.forEachStored((ev) => this.owners.observe(ev));
     this.resync();
   }
 
@@ -137,14 +235,17 @@ export class ControllerManager {
 
   /** Offers every stored object of every watched resource again. */
   resync(): void {
+    this.forEachStored((ev) => this.dispatch(ev));
+  }
+
+  private forEachStored(fn: (ev: StoreEvent) => void): void {
     const seen = new Set<string>();
     for (const d of this.ctx.registry.all()) {
       const res = storageKey(d);
       if (d.virtual || seen.has(res)) continue;
       seen.add(res);
-      if (!this.byRes.has(res) && !this.byRes.has('*')) continue;
       for (const e of this.ctx.store.list(res))
-        this.dispatch({ type: 'ADDED', res, ns: e.ns, name: e.name, rv: e.rv, obj: e.obj, json: e.json });
+        fn({ type: 'ADDED', res, ns: e.ns, name: e.name, rv: e.rv, obj: e.obj, json: e.json });
     }
   }
 

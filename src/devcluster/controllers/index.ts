@@ -4,7 +4,9 @@ import { notFound } from '../../k8s/status.ts';
 import type { Registry } from '../registry.ts';
 import type { Rest } from '../rest.ts';
 import type { Store } from '../store.ts';
+import { deploymentController } from './deployment.ts';
 import { type Controller, type ControllerContext, ControllerManager } from './framework.ts';
+import { replicaSetController } from './replicaset.ts';
 
 export interface ControllersOptions {
   rest: Rest;
@@ -16,12 +18,12 @@ export interface ControllersOptions {
 }
 
 /** Every controller the dev cluster runs. */
-function allControllers(): Controller[] {
-  return [];
+function allControllers(ctx: ControllerContext): Controller[] {
+  return [replicaSetController, deploymentController(ctx)];
 }
 
 export function startControllers(opts: ControllersOptions): ControllerManager {
-  const ctx: ControllerContext = {
+  const ctx: Omit<ControllerContext, 'dependents'> = {
     rest: opts.rest,
     store: opts.store,
     registry: opts.registry,
@@ -34,7 +36,7 @@ export function startControllers(opts: ControllersOptions): ControllerManager {
     },
   };
   const manager = new ControllerManager(ctx);
-  manager.add(...allControllers());
+  manager.add(...allControllers(manager.context));
   manager.start();
   return manager;
 }

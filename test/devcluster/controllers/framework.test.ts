@@ -13,7 +13,7 @@ import { devRequest, startTestDevCluster, type TestDevCluster } from '../../help
 
 let dev: TestDevCluster;
 
-function contextOf(d: TestDevCluster): ControllerContext {
+function contextOf(d: TestDevCluster): Omit<ControllerContext, 'dependents'> {
   return {
     rest: d.rest,
     store: d.store,
