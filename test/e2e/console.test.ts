@@ -1,0 +1,338 @@
+// KubeSphere's own web console (ks-console v3.4.1) against kapiserver, page by page, in headless Chromium: a platform
+// admin and a workspace member open every page the console's users live in, and each page must show its data with no
+// uncaught page error and no failed API call; then the admin acts through the console (a project, a user, a role
+// change, a ConfigMap edit) and the result is read back through the API. Runs when KS_CONSOLE_SRC names a built
+// console (../shared/tools/ks-console/build.sh); skips with the reason otherwise. Screenshots of every page go to a
+// temp directory printed in the output.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import type { Json } from '../apiserver/kapis/helpers.ts';
+import {
+  CHROMIUM,
+  consoleLogin,
+  consoleUnavailableReason,
+  type RunningConsole,
+  startConsole,
+  type WatchedPage,
+  watchedPage,
+} from '../helpers/console.ts';
+import { eventually } from '../helpers/oauth.ts';
+import { type KapiserverProcess, localFlags, startKapiserverProcess } from '../helpers/process.ts';
+
+const skip = consoleUnavailableReason();
+if (skip) console.log(`# console test skipped: ${skip}`);
+
+const ADMIN_PASSWORD = 'Console-admin-1';
+const MEMBER = 'console-member';
+const MEMBER_PASSWORD = 'Console-member-1';
+const WS = 'console-ws';
+const PROJECT = 'console-proj';
+const T2 = '/kapis/tenant.kubesphere.io/v1alpha2';
+const IAM = '/kapis/iam.kubesphere.io/v1alpha2';
+
+let dataDir: string;
+let shots: string;
+let kapiserver: KapiserverProcess;
+let api: string;
+let adminToken: string;
+let ui: RunningConsole;
+let browser: Browser;
+
+async function call(method: string, path: string, body?: unknown, token = adminToken): Promise<Json> {
+  const res = await fetch(`${api}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 400) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : {};
+}
+
+async function token(username: string, password: string): Promise<string> {
+  const res = await fetch(`${api}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'password',
+      username,
+      password,
+      client_id: 'kubesphere',
+      client_secret: 'kubesphere',
+    }),
+  });
+  const body = (await res.json()) as Json;
+  if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${JSON.stringify(body)}`);
+  return body.access_token;
+}
+
+/** What every page is checked against: the workspace, project and objects the set-up creates. */
+async function arrange(): Promise<void> {
+  await call('POST', `${IAM}/users`, {
+    apiVersion: 'iam.kubesphere.io/v1alpha2',
+    kind: 'User',
+    metadata: { name: MEMBER },
+    spec: { email: `${MEMBER}@example.com`, password: MEMBER_PASSWORD },
+  });
+  await call('POST', `${T2}/workspaces`, {
+    apiVersion: 'tenant.kubesphere.io/v1alpha2',
+    kind: 'WorkspaceTemplate',
+    metadata: { name: WS },
+    spec: { template: { spec: { manager: 'admin' } } },
+  });
+  await eventually(
+    async () => {
+      await call('POST', `${T2}/workspaces/${WS}/namespaces`, { metadata: { name: PROJECT } });
+      return true;
+    },
+    30_000,
+    'the project',
+  );
+  await eventually(
+    async () => {
+      await call('POST', `${IAM}/workspaces/${WS}/workspacemembers`, [
+        { username: MEMBER, roleRef: `${WS}-self-provisioner` },
+      ]);
+      return true;
+    },
+    30_000,
+    'the workspace member',
+  );
+  await eventually(
+    async () => {
+      await call('POST', `${IAM}/namespaces/${PROJECT}/members`, [{ username: MEMBER, roleRef: 'operator' }]);
+      return true;
+    },
+    30_000,
+    'the project member',
+  );
+  const labels = { app: 'console-web' };
+  await call('POST', `/apis/apps/v1/namespaces/${PROJECT}/deployments`, {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'console-web', labels },
+    spec: {
+      replicas: 2,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } },
+    },
+  });
+  await call('POST', `/api/v1/namespaces/${PROJECT}/services`, {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'console-web' },
+    spec: { selector: labels, ports: [{ port: 80 }] },
+  });
+  await call('POST', `/api/v1/namespaces/${PROJECT}/configmaps`, {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'console-settings' },
+    data: { mode: 'dark' },
+  });
+  await call('POST', `/api/v1/namespaces/${PROJECT}/secrets`, {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name: 'console-creds' },
+    stringData: { password: 'never-shown-1' },
+  });
+  // The simulated kubelets run the Deployment's pods.
+  await eventually(
+    async () => {
+      const pods = await call('GET', `/api/v1/namespaces/${PROJECT}/pods?labelSelector=app=console-web`);
+      return pods.items.length === 2 && pods.items.every((p: Json) => p.status?.phase === 'Running');
+    },
+    60_000,
+    'the deployment to run',
+  );
+}
+
+before(async () => {
+  if (skip) return;
+  dataDir = mkdtempSync(join(tmpdir(), 'console-e2e-'));
+  shots = mkdtempSync(join(tmpdir(), 'console-shots-'));
+  console.log(`# console screenshots: ${shots}`);
+  kapiserver = await startKapiserverProcess(localFlags(dataDir), {
+    KAPISERVER_ADMIN_PASSWORD: ADMIN_PASSWORD,
+  });
+  api = `http://127.0.0.1:${kapiserver.port}`;
+  adminToken = await eventually(() => token('admin', ADMIN_PASSWORD), 30_000, 'the admin login');
+  await arrange();
+  ui = await startConsole(api);
+  const { chromium } = await import('playwright-core');
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+
+after(async () => {
+  if (skip) return;
+  await browser?.close();
+  await ui?.stop();
+  kapiserver?.child.kill('SIGTERM');
+  await kapiserver?.exited;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/**
+ * Opens `path` and waits until every text in `shows` is on the page; answers what went wrong there (a text that never
+ * showed, a failed API call, an uncaught page error), so one run reports every page.
+ */
+async function visit(w: WatchedPage, who: string, path: string, shows: string[]): Promise<string[]> {
+  w.take();
+  const problems: string[] = [];
+  await w.page.goto(`${ui.url}${path}`);
+  for (const text of shows) {
+    try {
+      await w.page.getByText(text, { exact: false }).first().waitFor({ timeout: 20_000 });
+    } catch {
+      problems.push(`"${text}" never showed`);
+    }
+  }
+  // The page's other calls (monitoring, quotas, watches) finish after its list has shown.
+  await w.page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+  await w.page.screenshot({ path: join(shots, `${who}${path.replace(/[^a-z0-9]+/gi, '_')}.png`) });
+  return [...problems, ...w.take()];
+}
+
+/** Visits each page and fails once, listing every page's problems. */
+async function visitAll(w: WatchedPage, who: string, pages: [string, string[]][]): Promise<void> {
+  const problems: Record<string, string[]> = {};
+  for (const [path, shows] of pages) {
+    const found = await visit(w, who, path, shows);
+    if (found.length > 0) problems[path] = found;
+  }
+  assert.deepEqual(problems, {}, `pages with problems as ${who} (screenshots in ${shots})`);
+}
+
+const ADMIN_PAGES: [string, string[]][] = [
+  ['/dashboard', ['platform-admin']],
+  ['/clusters/default/overview', ['System Components']],
+  ['/clusters/default/nodes', ['node1', 'node2']],
+  ['/clusters/default/components', ['Kubernetes']],
+  ['/clusters/default/projects', [PROJECT]],
+  ['/clusters/default/deployments', ['console-web']],
+  ['/clusters/default/pods', ['console-web-']],
+  ['/clusters/default/services', ['console-web']],
+  ['/clusters/default/configmaps', ['console-settings']],
+  ['/clusters/default/secrets', ['console-creds']],
+  ['/clusters/default/customresources', ['WorkspaceTemplate']],
+  [`/workspaces/${WS}/overview`, [WS]],
+  [`/workspaces/${WS}/projects`, [PROJECT]],
+  [`/${WS}/clusters/default/projects/${PROJECT}/overview`, [PROJECT]],
+  [`/${WS}/clusters/default/projects/${PROJECT}/deployments`, ['console-web']],
+  ['/access/accounts', [MEMBER]],
+  ['/access/roles', ['platform-admin']],
+  [`/workspaces/${WS}/roles`, [`${WS}-admin`]],
+];
+
+test('the platform admin sees every page with its data', { skip }, async () => {
+  const w = await watchedPage(browser);
+  await consoleLogin(w, ui.url, 'admin', ADMIN_PASSWORD);
+  await visitAll(w, 'admin', ADMIN_PAGES);
+  await w.page.close();
+});
+
+test('a workspace member sees their workspace and project', { skip }, async () => {
+  const w = await watchedPage(browser);
+  await consoleLogin(w, ui.url, MEMBER, MEMBER_PASSWORD);
+  await visitAll(w, MEMBER, [
+    [`/workspaces/${WS}/projects`, [PROJECT]],
+    [`/${WS}/clusters/default/projects/${PROJECT}/overview`, [PROJECT]],
+    [`/${WS}/clusters/default/projects/${PROJECT}/deployments`, ['console-web']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/pods`, ['console-web-']],
+  ]);
+  await w.page.close();
+});
+
+/** Waits until `read` (an API read) satisfies `ok`: what the console wrote, read back through kapiserver. */
+async function readBack(what: string, read: () => Promise<Json>, ok: (o: Json) => boolean): Promise<Json> {
+  return eventually(
+    async () => {
+      const o = await read();
+      return ok(o) ? o : undefined;
+    },
+    15_000,
+    what,
+  );
+}
+
+const ROLE_INPUT = `input[name="metadata.annotations['iam.kubesphere.io/globalrole']"]`;
+
+/** Picks `role` in the console's platform-role select of an open user form. */
+async function pickPlatformRole(w: WatchedPage, role: string): Promise<void> {
+  await w.page.locator(ROLE_INPUT).locator('xpath=..').click();
+  await w.page.getByText(role, { exact: true }).last().click();
+}
+
+test('the admin acts through the console: user, role, project, ConfigMap', { skip }, async () => {
+  const w = await watchedPage(browser);
+  const { page } = w;
+  await consoleLogin(w, ui.url, 'admin', ADMIN_PASSWORD);
+  w.take();
+
+  // Create a user: the form's role picker lists the platform roles (not the templates).
+  await page.goto(`${ui.url}/access/accounts`);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.fill('input[name="metadata.name"]', 'console-made');
+  await page.fill('input[name="spec.email"]', 'console-made@example.com');
+  await pickPlatformRole(w, 'platform-regular');
+  await page.fill('input[name="spec.password"]', 'Console-made-1');
+  await page.getByRole('button', { name: 'OK' }).click();
+  await readBack(
+    'the user the console created',
+    () => call('GET', `${IAM}/users/console-made`),
+    (u) => u.metadata.annotations?.['iam.kubesphere.io/globalrole'] === 'platform-regular',
+  );
+  await eventually(() => token('console-made', 'Console-made-1'), 15_000, 'the new user logs in');
+
+  // Change its platform role from the row's menu.
+  await page.goto(`${ui.url}/access/accounts`);
+  const row = page.locator('tr', { hasText: 'console-made' });
+  await row.hover();
+  await row.locator('button').last().click();
+  await page.getByText('Edit', { exact: true }).last().click(); // the row menu's item (the page has another)
+  await pickPlatformRole(w, 'users-manager');
+  await page.getByRole('button', { name: 'OK' }).click();
+  await readBack(
+    'the role binding the console changed',
+    () => call('GET', `${IAM}/globalrolebindings?labelSelector=iam.kubesphere.io/user-ref=console-made`),
+    (l) => l.items.length === 1 && l.items[0].roleRef.name === 'users-manager',
+  );
+
+  // Create a project in the workspace.
+  await page.goto(`${ui.url}/workspaces/${WS}/projects`);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.fill('input[name="metadata.name"]', 'console-made-proj');
+  await page.getByRole('button', { name: 'OK' }).click();
+  await readBack(
+    'the project the console created',
+    () => call('GET', '/api/v1/namespaces/console-made-proj'),
+    (ns) =>
+      ns.metadata.labels?.['kubesphere.io/workspace'] === WS &&
+      ns.metadata.annotations?.['kubesphere.io/creator'] === 'admin',
+  );
+
+  // Add a key to a ConfigMap through its settings editor.
+  await page.goto(`${ui.url}/${WS}/clusters/default/projects/${PROJECT}/configmaps/console-settings`);
+  await page.getByRole('button', { name: 'More' }).click();
+  await page.getByText('Edit Settings', { exact: true }).click();
+  await page.getByText('Add Data', { exact: true }).click();
+  await page.fill('input[name="key"]', 'theme');
+  await page.fill('textarea[name="value"]', 'solarized');
+  await page.locator('.button-control.has-icon').last().click(); // the form's ✓
+  await page.getByRole('button', { name: 'OK' }).click();
+  await readBack(
+    'the ConfigMap the console edited',
+    () => call('GET', `/api/v1/namespaces/${PROJECT}/configmaps/console-settings`),
+    (cm) => cm.data?.theme === 'solarized' && cm.data?.mode === 'dark',
+  );
+
+  await page.screenshot({ path: join(shots, 'admin-actions.png') });
+  assert.deepEqual(w.take(), [], 'the actions made no failed call');
+  await page.close();
+});
