@@ -64,6 +64,7 @@ export function validateCrd(crd: Obj): StatusCause[] {
         message: 'Invalid value: must be object at the root',
         field: `spec.versions[${i}].schema.openAPIV3Schema.type`,
       });
+    else causes.push(...metadataSchemaCauses(schema, `spec.versions[${i}].schema.openAPIV3Schema`));
   });
   return causes;
 }
@@ -150,7 +151,8 @@ export function defaultAndPrune(
   ) {
     const props = isObj(schema.properties) ? schema.properties : {};
     for (const [k, ps] of Object.entries(props)) {
-      if (!isObj(ps)) continue;
+      // A root `metadata` schema only constrains name/generateName: ObjectMeta is always kept whole.
+      if (!isObj(ps) || (root && k === 'metadata')) continue;
       if (v[k] === undefined && ps.default !== undefined) v[k] = structuredClone(ps.default);
       if (v[k] !== undefined) v[k] = defaultAndPrune(ps, v[k], false, join(path, k), pruned);
     }
@@ -289,7 +291,11 @@ export function validateAgainstSchema(
         : isObj(schema.additionalProperties)
           ? schema.additionalProperties
           : undefined;
-      if (!path && (k === 'metadata' || k === 'apiVersion' || k === 'kind')) continue;
+      if (!path && k === 'metadata') {
+        validateMetadataNames(props.metadata, x, causes);
+        continue;
+      }
+      if (!path && (k === 'apiVersion' || k === 'kind')) continue;
       if (ps) validateAgainstSchema(ps, x, path ? `${path}.${k}` : k, causes);
     }
   }
@@ -305,6 +311,33 @@ export function validateAgainstSchema(
       });
   }
   return causes;
+}
+
+/** The only parts of a root `metadata` schema kube-apiserver honours: constraints on name and generateName. */
+function validateMetadataNames(schema: unknown, meta: unknown, causes: StatusCause[]): void {
+  if (!isObj(schema) || !isObj(schema.properties) || !isObj(meta)) return;
+  for (const k of ['name', 'generateName']) {
+    const ps = schema.properties[k];
+    if (isObj(ps) && meta[k] !== undefined) validateAgainstSchema(ps, meta[k], `metadata.${k}`, causes);
+  }
+}
+
+/** A root `metadata` schema may say it is an object and constrain name and generateName, nothing else. */
+function metadataSchemaCauses(schema: Obj, field: string): StatusCause[] {
+  const meta = isObj(schema.properties) ? schema.properties.metadata : undefined;
+  if (meta === undefined) return [];
+  const allowed = (o: Obj, keys: string[]) => Object.keys(o).every((k) => keys.includes(k));
+  const props = isObj(meta) && isObj(meta.properties) ? meta.properties : {};
+  if (isObj(meta) && allowed(meta, ['type', 'properties']) && allowed(props, ['name', 'generateName']))
+    return [];
+  return [
+    {
+      reason: 'FieldValueForbidden',
+      message:
+        'Forbidden: must not specify anything other than name and generateName, but metadata is implicitly specified',
+      field: `${field}.properties[metadata]`,
+    },
+  ];
 }
 
 /** Reads a simple JSONPath-like field path (`.spec.replicas`) from an object. */
