@@ -130,6 +130,34 @@ export function tokenStoreConformance(
     assert.ok(!text.includes(token.slice(4, 24)), 'but not the token');
   });
 
+  storeTest('a record is kept for its lifetime under its kind and id, then gone', async (s, clock) => {
+    const id = tok();
+    await s.putRecord('code', id, '{"user":"alice"}', 1000);
+    assert.equal(await s.getRecord('code', id), '{"user":"alice"}');
+    assert.equal(await s.getRecord('session', id), undefined, 'another kind');
+    assert.equal(await s.getRecord('code', tok()), undefined, 'another id');
+    clock.advance(1300);
+    assert.equal(await s.getRecord('code', id), undefined, 'expired');
+  });
+
+  storeTest('a record is replaced by a later put and removed by delete', async (s) => {
+    const id = tok();
+    await s.putRecord('session', id, 'first', 60_000);
+    await s.putRecord('session', id, 'second value with spaces', 60_000);
+    assert.equal(await s.getRecord('session', id), 'second value with spaces');
+    await s.deleteRecord('session', id);
+    assert.equal(await s.getRecord('session', id), undefined);
+    await s.deleteRecord('session', id); // deleting what is gone is fine
+  });
+
+  storeTest('record ids are not stored in the clear', async (s, _clock, t) => {
+    if (!dump) return t.skip('no way to read this store from outside');
+    const id = tok();
+    await s.putRecord('code', id, 'visible-value', 60_000);
+    const text = await dump();
+    assert.ok(!text.includes(id.slice(4, 24)), 'not the id');
+  });
+
   storeTest('healthy answers true and close finishes', async (s) => {
     await s.add(user(), tok(), 60_000); // once connected (a Redis client connects in the background)
     assert.equal(await s.healthy(), true);

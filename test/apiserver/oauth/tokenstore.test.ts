@@ -60,6 +60,8 @@ tokenStoreConformance(
   skip,
   async () => {
     const keys = cli('--scan').split('\n').filter(Boolean);
-    return keys.map((k) => `${k} ${k.endsWith(':tokens') ? cli('zrange', k, '0', '-1') : ''}`).join('\n');
+    return keys
+      .map((k) => `${k} ${k.endsWith(':tokens') ? cli('zrange', k, '0', '-1') : cli('get', k)}`)
+      .join('\n');
   },
 );

@@ -5,7 +5,7 @@
 // through): this process is the file's only writer, so the copy is always exact and reads never touch SQLite.
 import Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../clock.ts';
-import { type TokenStore, tokenKey } from './types.ts';
+import { recordKey, type TokenStore, tokenKey } from './types.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /** Failure rows idle this long are dropped; no configured window is longer. */
@@ -33,6 +33,8 @@ export class LocalTokenStore implements TokenStore {
       CREATE TABLE IF NOT EXISTS failures (user TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS failures_user ON failures (user, at);
       CREATE TABLE IF NOT EXISTS locks (user TEXT PRIMARY KEY, until INTEGER NOT NULL) WITHOUT ROWID;
+      CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, value TEXT NOT NULL, expires INTEGER NOT NULL)
+        WITHOUT ROWID;
     `);
     const db = this.db;
     this.stmts = {
@@ -50,6 +52,10 @@ export class LocalTokenStore implements TokenStore {
       sweepTokens: db.prepare('DELETE FROM tokens WHERE expires <= ?'),
       sweepLocks: db.prepare('DELETE FROM locks WHERE until <= ?'),
       sweepFailures: db.prepare('DELETE FROM failures WHERE at <= ?'),
+      putRecord: db.prepare('INSERT OR REPLACE INTO records (key, value, expires) VALUES (?, ?, ?)'),
+      getRecord: db.prepare('SELECT value FROM records WHERE key = ? AND expires > ?').pluck(),
+      deleteRecord: db.prepare('DELETE FROM records WHERE key = ?'),
+      sweepRecords: db.prepare('DELETE FROM records WHERE expires <= ?'),
     };
     for (const row of this.stmts.load.all(this.clock.now()) as {
       user: string;
@@ -114,6 +120,18 @@ export class LocalTokenStore implements TokenStore {
     return this.stmts.lockedUntil.get(username, this.clock.now()) as number | undefined;
   }
 
+  async putRecord(kind: string, id: string, value: string, ttlMs: number): Promise<void> {
+    this.stmts.putRecord.run(recordKey(kind, id), value, this.clock.now() + ttlMs);
+  }
+
+  async getRecord(kind: string, id: string): Promise<string | undefined> {
+    return this.stmts.getRecord.get(recordKey(kind, id), this.clock.now()) as string | undefined;
+  }
+
+  async deleteRecord(kind: string, id: string): Promise<void> {
+    this.stmts.deleteRecord.run(recordKey(kind, id));
+  }
+
   async healthy(): Promise<boolean> {
     return this.db.open;
   }
@@ -148,6 +166,7 @@ export class LocalTokenStore implements TokenStore {
       if (m.size === 0) this.active.delete(user);
     }
     this.stmts.sweepLocks.run(now);
+    this.stmts.sweepRecords.run(now);
     this.stmts.sweepFailures.run(now - FAILURE_RETENTION_MS);
   }
 }

@@ -3,6 +3,8 @@
 // and per login subject (`user:<name>`, `source:<address>`):
 //   kapiserver:login-failures:<subject>    sorted set: failure id -> time (ms), expires with the window
 //   kapiserver:login-lock:<subject>        string: locked-until (ms), expires with the lock
+// and per authorization-flow record (./types.ts recordKey):
+//   kapiserver:oauth-record:<kind>:<digest> string: "<expiry ms> <value>", expires with the record
 // Multi-step updates are Lua scripts, so two replicas never interleave inside one.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -10,7 +12,7 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisOptions } from '../../../config/index.ts';
 import { type Clock, systemClock } from '../../clock.ts';
-import { type TokenStore, TokenStoreUnavailableError, tokenKey } from './types.ts';
+import { recordKey, type TokenStore, TokenStoreUnavailableError, tokenKey } from './types.ts';
 
 const ADD = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
@@ -44,6 +46,7 @@ const loadIoredis = () => createRequire(import.meta.url)('ioredis') as typeof im
 const tokensKey = (u: string) => `kubesphere:user:${u}:tokens`;
 const failuresKey = (subject: string) => `kapiserver:login-failures:${subject}`;
 const lockKey = (subject: string) => `kapiserver:login-lock:${subject}`;
+const oauthRecordKey = (kind: string, id: string) => `kapiserver:oauth-record:${recordKey(kind, id)}`;
 
 export class RedisTokenStore implements TokenStore {
   readonly kind = 'redis' as const;
@@ -160,6 +163,34 @@ export class RedisTokenStore implements TokenStore {
       if (v === null) return undefined;
       const until = Number(v);
       return until > this.clock.now() ? until : undefined;
+    });
+  }
+
+  async putRecord(kind: string, id: string, value: string, ttlMs: number): Promise<void> {
+    return this.guard(async () => {
+      const expires = this.clock.now() + ttlMs;
+      await this.redis.set(
+        oauthRecordKey(kind, id),
+        `${expires} ${value}`,
+        'PX',
+        Math.max(1, Math.ceil(ttlMs)),
+      );
+    });
+  }
+
+  async getRecord(kind: string, id: string): Promise<string | undefined> {
+    return this.guard(async () => {
+      const stored = await this.redis.get(oauthRecordKey(kind, id));
+      if (stored === null) return undefined;
+      const space = stored.indexOf(' ');
+      // The expiry is also checked here: it follows the store's clock, Redis's own expiry only collects garbage.
+      return Number(stored.slice(0, space)) > this.clock.now() ? stored.slice(space + 1) : undefined;
+    });
+  }
+
+  async deleteRecord(kind: string, id: string): Promise<void> {
+    return this.guard(async () => {
+      await this.redis.del(oauthRecordKey(kind, id));
     });
   }
 

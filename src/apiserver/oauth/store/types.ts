@@ -24,6 +24,13 @@ export interface TokenStore {
   lock(subject: string, durationMs: number): Promise<void>;
   /** Epoch ms until which the subject is locked, or undefined. */
   lockedUntil(subject: string): Promise<number | undefined>;
+  // Short-lived records of the authorization flow (codes, pending authorizations, sign-in sessions), shared by every
+  // replica. `id` is a secret (a code, a session id): it is stored as a digest, like tokens.
+  /** Keeps `value` under (kind, id) for `ttlMs` (> 0), replacing any earlier one. */
+  putRecord(kind: string, id: string, value: string, ttlMs: number): Promise<void>;
+  /** The unexpired value under (kind, id), or undefined. */
+  getRecord(kind: string, id: string): Promise<string | undefined>;
+  deleteRecord(kind: string, id: string): Promise<void>;
   /** True when the backing service answers (health gauge, readiness). */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
@@ -38,6 +45,11 @@ export class TokenStoreUnavailableError extends Error {
     super('the token store is unavailable', { cause });
     this.name = 'TokenStoreUnavailableError';
   }
+}
+
+/** The storage key of a record: its kind and the digest of its id. */
+export function recordKey(kind: string, id: string): string {
+  return `${kind}:${tokenKey(id)}`;
 }
 
 /** Tokens are stored as digests: a copy of the store (a Redis dump) does not hand out usable tokens. */
