@@ -3,6 +3,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { badRequest } from '../k8s/status.ts';
 import { clientErrorHandler } from './client-error.ts';
@@ -16,6 +17,8 @@ import { metricsHook } from './filters/metrics.ts';
 import { requestLogHook } from './filters/requestlog.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerKapis } from './kapis/index.ts';
+import { isTerminalPath } from './kapis/terminal/target.ts';
+import { terminalUpgradeHandler } from './kapis/terminal/upgrade.ts';
 import { registerVersionRoutes } from './kapis/version.ts';
 import { registerMetricsRoutes } from './metrics/routes.ts';
 import { registerOAuthRoutes } from './oauth/index.ts';
@@ -96,9 +99,13 @@ export async function buildApiServer(ctx: ServerContext): Promise<ApiServer> {
   registerMetricsRoutes(app, ctx.metrics);
   registerOAuthRoutes(app, ctx, ctx.oauth);
   registerProxy(app, ctx);
-  // Upgrades (exec, attach, port-forward) bypass fastify: the handler runs the same chain itself.
+  // Upgrades (exec, attach, port-forward, the web terminal) bypass fastify: each handler runs the same chain itself.
   // listen() copies this listener to the HTTPS server too.
-  app.server.on('upgrade', upgradeHandler(ctx));
+  const forwardedUpgrade = upgradeHandler(ctx);
+  const terminalUpgrade = terminalUpgradeHandler(ctx);
+  app.server.on('upgrade', (req: http.IncomingMessage, socket: Duplex, head: Buffer) =>
+    (isTerminalPath(req.url ?? '') ? terminalUpgrade : forwardedUpgrade)(req, socket, head),
+  );
 
   await app.ready();
 

@@ -1,10 +1,11 @@
 // A recording hop between kapiserver and the dev cluster, used as kapiserver's orchestrator in the forwarding tests:
 // an HTTPS server with its own CA (so TLS verification with the kubeconfig's CA is exercised) that records every
 // request it receives (method, raw URL, headers, when it closed) and passes it on to the dev cluster, streaming.
-// Upgrade requests are answered by the spy itself with 101 and an echo (the dev cluster has no exec backend).
+// Upgrade requests are answered by the spy itself with 101 and an echo (the dev cluster has no exec backend), or by
+// `onUpgrade` when given (e.g. a fake exec, test/helpers/fake-exec.ts).
 // `stop()` / `start()` take the "orchestrator" down and bring it back on the same port.
 import { mkdirSync, writeFileSync } from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -31,7 +32,9 @@ export interface Spy {
   start(): Promise<void>;
 }
 
-export async function startSpy(dev: DevCluster, dir: string): Promise<Spy> {
+export type UpgradeListener = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export async function startSpy(dev: DevCluster, dir: string, onUpgrade?: UpgradeListener): Promise<Spy> {
   mkdirSync(dir, { recursive: true });
   const pki = await ensureLocalPki(dir);
   const devUrl = new URL(dev.url);
@@ -72,7 +75,7 @@ export async function startSpy(dev: DevCluster, dir: string): Promise<Spy> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  server.on('upgrade', (req, socket: Duplex) => {
+  server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
     seen.push({
       method: req.method ?? '',
       url: req.url ?? '',
@@ -86,6 +89,7 @@ export async function startSpy(dev: DevCluster, dir: string): Promise<Spy> {
       socket.end('HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
       return;
     }
+    if (onUpgrade) return onUpgrade(req, socket, head);
     socket.write(
       `HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: ${req.headers.upgrade}\r\n\r\n`,
     );

@@ -6,10 +6,12 @@ import { registerConfigRoutes } from './config/routes.ts';
 import { registerIamRoutes } from './iam/routes.ts';
 import { registerResourceRoutes } from './resources/routes.ts';
 import { registerTenantRoutes } from './tenant/routes.ts';
+import { registerTerminalRoutes } from './terminal/routes.ts';
 
 export function registerKapis(app: FastifyInstance, ctx: ServerContext): void {
   registerResourceRoutes(app, ctx);
   registerIamRoutes(app, ctx);
   registerConfigRoutes(app, ctx);
   registerTenantRoutes(app, ctx);
+  registerTerminalRoutes(app, ctx);
 }
