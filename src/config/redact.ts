@@ -9,8 +9,12 @@ const SECRET_KEY = /password|passwd|secret|credential|privatekey|keydata|certdat
 /** True when a configuration key names a secret (client secrets, passwords, key material). */
 export const isSecretKey = (key: string): boolean => SECRET_KEY.test(key);
 
-/** A deep copy of `value` without the keys that name secrets. */
+/** `scheme://user:password@host...`: a URL carrying credentials (e.g. a Prometheus endpoint with basic auth). */
+const URL_CREDENTIALS = /^([a-z][a-z0-9+.-]*:\/\/)[^/?#@]*@/i;
+
+/** A deep copy of `value` without the keys that name secrets, and without the credentials of any URL. */
 export function withoutSecrets(value: unknown): unknown {
+  if (typeof value === 'string') return value.replace(URL_CREDENTIALS, '$1');
   if (Array.isArray(value)) return value.map(withoutSecrets);
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
