@@ -1,6 +1,6 @@
 // REST semantics of the dev cluster on top of the store: create/get/list/update/patch/delete with the metadata
 // rules Kubernetes clients rely on (uid, generation, generateName, optimistic concurrency, finalizers, namespace
-// lifecycle, garbage collection of dependents, CRD registration, status and scale subresources).
+// lifecycle, deletion propagation policies (as finalizers), CRD registration, status and scale subresources).
 import {
   type FieldRequirement,
   type LabelSelector,
@@ -74,6 +74,12 @@ export interface Selectors {
 }
 
 const keyOf = (ns: string, name: string) => `${ns}\u0000${name}`;
+
+/** The finalizer a deletion's propagationPolicy adds (Background adds none). */
+const GC_FINALIZERS: Record<string, string | undefined> = {
+  Foreground: 'foregroundDeletion',
+  Orphan: 'orphan',
+};
 
 export class Rest {
   private readonly finalizingNamespaces = new Set<string>();
@@ -326,8 +332,7 @@ export class Rest {
     const res = storageKey(d);
     const entry = this.store.put(res, ns, name, o);
     strategy.afterStore(entry, this.ctx);
-    if (meta.deletionTimestamp && !strategy.hasFinalizers(o))
-      return this.finalRemove(d, ns, name, 'Background') ?? entry;
+    if (meta.deletionTimestamp && !strategy.hasFinalizers(o)) return this.finalRemove(d, ns, name) ?? entry;
     return entry;
   }
 
@@ -573,72 +578,30 @@ export class Rest {
     if (opts.dryRun) return e;
     const strategy = strategyFor(d);
     if (strategy.delete) return strategy.delete(e, this.ctx);
-    const finalizers = strategy.hasFinalizers(e.obj);
-    if (finalizers || (opts.propagationPolicy === 'Foreground' && this.hasDependents(e))) {
+    // Foreground and Orphan are finalizers the garbage collector (controllers/garbage-collector.ts) acts on;
+    // Background removes the object now and the collector deletes its dependents after.
+    const gcFinalizer = GC_FINALIZERS[opts.propagationPolicy ?? 'Background'];
+    if (gcFinalizer || strategy.hasFinalizers(e.obj)) {
       if (meta.deletionTimestamp) return e;
       const o = structuredClone(e.obj);
-      metaOf(o).deletionTimestamp = nowSeconds();
-      metaOf(o).deletionGracePeriodSeconds = 0;
-      if (!finalizers) {
-        // Foreground: dependents go first, then the owner; done synchronously here.
-        this.collectDependents(e, 'Background');
-        return this.store.remove(storageKey(d), e.ns, e.name) ?? e;
-      }
+      const m = metaOf(o);
+      m.deletionTimestamp = nowSeconds();
+      m.deletionGracePeriodSeconds = 0;
+      if (gcFinalizer) m.finalizers = [...((m.finalizers as string[] | undefined) ?? []), gcFinalizer];
       return this.store.put(storageKey(d), e.ns, e.name, o);
     }
-    return this.finalRemove(d, e.ns, e.name, opts.propagationPolicy ?? 'Background') ?? e;
+    return this.finalRemove(d, e.ns, e.name) ?? e;
   }
 
-  private finalRemove(d: ResourceDef, ns: string, name: string, propagation: string): Entry | undefined {
+  private finalRemove(d: ResourceDef, ns: string, name: string): Entry | undefined {
     const removed = this.store.remove(storageKey(d), ns, name);
     if (!removed) return undefined;
-    this.collectDependents(removed, propagation);
     strategyFor(d).afterRemove(removed, this.ctx);
     if (ns) {
       const nsEntry = this.store.get('/namespaces', '', ns);
       if (nsEntry && (nsEntry.obj.metadata as Obj).deletionTimestamp) this.scheduleNamespaceFinalize(ns);
     }
     return removed;
-  }
-
-  private hasDependents(owner: Entry): boolean {
-    return this.dependentsOf(owner).length > 0;
-  }
-
-  private dependentsOf(owner: Entry): { d: ResourceDef; e: Entry }[] {
-    const uid = (owner.obj.metadata as Obj).uid;
-    const out: { d: ResourceDef; e: Entry }[] = [];
-    const seen = new Set<string>();
-    for (const d of this.registry.all()) {
-      const res = storageKey(d);
-      if (d.virtual || seen.has(res)) continue;
-      seen.add(res);
-      for (const e of owner.ns ? this.store.list(res, owner.ns) : this.store.list(res)) {
-        const refs = (e.obj.metadata as Obj).ownerReferences;
-        if (Array.isArray(refs) && refs.some((r) => isObj(r) && r.uid === uid)) out.push({ d, e });
-      }
-    }
-    return out;
-  }
-
-  /** Garbage collection of objects owned by a deleted object (Orphan strips the owner reference instead). */
-  private collectDependents(owner: Entry, propagation: string): void {
-    const uid = (owner.obj.metadata as Obj).uid;
-    for (const { d, e } of this.dependentsOf(owner)) {
-      if (propagation === 'Orphan') {
-        const o = structuredClone(e.obj);
-        const m = metaOf(o);
-        m.ownerReferences = (m.ownerReferences as Obj[]).filter((r) => r.uid !== uid);
-        if ((m.ownerReferences as Obj[]).length === 0) delete m.ownerReferences;
-        this.store.put(storageKey(d), e.ns, e.name, o);
-      } else {
-        try {
-          this.delete(d, e.ns, e.name, { propagationPolicy: 'Background' });
-        } catch {
-          // already gone
-        }
-      }
-    }
   }
 
   deleteCollection(d: ResourceDef, ns: string | undefined, q: ListQuery, opts: DeleteOptions): Entry[] {

@@ -156,6 +156,7 @@ describe('dev cluster REST semantics', { timeout: 120_000 }, () => {
         .status,
       200,
     );
+    await until(() => dev.store.get('/configmaps', 'default', 'dep') === undefined, 'the collector');
     assert.equal((await call('GET', '/api/v1/namespaces/default/configmaps/dep')).status, 404);
 
     const owner2 = (
@@ -166,6 +167,7 @@ describe('dev cluster REST semantics', { timeout: 120_000 }, () => {
       metadata: { name: 'dep2', ownerReferences: [ref2] },
     });
     await call('DELETE', '/api/v1/namespaces/default/configmaps/owner2?propagationPolicy=Orphan');
+    await until(() => dev.store.get('/configmaps', 'default', 'owner2') === undefined, 'the orphaning');
     const dep2 = await call('GET', '/api/v1/namespaces/default/configmaps/dep2');
     assert.equal(dep2.status, 200);
     assert.equal(meta(dep2.body).ownerReferences, undefined);

@@ -11,7 +11,8 @@
 //                   or '*' for every resource), the keys of this controller to reconcile. At start every stored object
 //                   is offered as an ADDED event (the informer's initial list).
 //   ControllerContext: rest, store, registry, now() (the dev cluster's clock, ms), def(group, resource), logger,
-//                   dependents(uid) (the stored objects whose ownerReferences name that uid, of every resource).
+//                   dependents(uid) (the stored objects whose ownerReferences name that uid, of every resource),
+//                   byUid(uid) (the stored object with that uid).
 //   ControllerManager: add(), start(), stop(), resync() (re-offer every object, as an informer's resync does),
 //                   idle() (resolves when the queue is empty and nothing is due: for tests and benchmarks).
 //   Helpers: objectKey, splitKey, ownKey (the event's own key), controllerOf / controllerKey (the controlling owner),
@@ -38,6 +39,8 @@ export interface ControllerContext {
   logger?: Logger;
   /** Objects (any resource) whose ownerReferences name `uid`, from an index kept current by store events. */
   dependents(uid: string): ObjectRef[];
+  /** The stored object (any resource) with this uid, if any. */
+  byUid(uid: string): ObjectRef | undefined;
 }
 
 /** A stored object's address: storage key, namespace ('' when cluster-scoped) and name. */
@@ -46,6 +49,9 @@ export interface ObjectRef {
   ns: string;
   name: string;
 }
+
+/** What the manager's owner index answers (not given by the caller). */
+export type IndexReads = 'dependents' | 'byUid';
 
 export interface Watch {
   /** Storage key of the watched resource (`group/resource`, '/pods' for core), or '*' for every resource. */
@@ -146,13 +152,19 @@ function ownerUids(o: Obj | undefined): string[] {
   return refs.filter((r) => isObj(r) && typeof r.uid === 'string').map((r) => (r as Obj).uid as string);
 }
 
-/** ownerReference uid -> dependents, as the garbage collector's graph builder keeps it. */
+/** ownerReference uid -> dependents, and uid -> object, as the garbage collector's graph builder keeps them. */
 export class OwnerIndex {
   private readonly byOwner = new Map<string, Map<string, ObjectRef>>();
+  private readonly uids = new Map<string, ObjectRef>();
 
   observe(ev: StoreEvent): void {
     const ref: ObjectRef = { res: ev.res, ns: ev.ns, name: ev.name };
     const id = refId(ref);
+    const uid = (ev.obj.metadata as Obj | undefined)?.uid;
+    if (typeof uid === 'string') {
+      if (ev.type === 'DELETED') this.uids.delete(uid);
+      else this.uids.set(uid, ref);
+    }
     for (const uid of ownerUids(ev.prev)) this.byOwner.get(uid)?.delete(id);
     if (ev.type === 'DELETED') for (const uid of ownerUids(ev.obj)) this.byOwner.get(uid)?.delete(id);
     else
@@ -169,6 +181,10 @@ export class OwnerIndex {
 
   dependents(uid: string): ObjectRef[] {
     return [...(this.byOwner.get(uid)?.values() ?? [])];
+  }
+
+  byUid(uid: string): ObjectRef | undefined {
+    return this.uids.get(uid);
   }
 }
 
@@ -199,8 +215,12 @@ export class ControllerManager {
     return this.ctx;
   }
 
-  constructor(ctx: Omit<ControllerContext, 'dependents'>) {
-    this.ctx = { ...ctx, dependents: (uid) => this.owners.dependents(uid) };
+  constructor(ctx: Omit<ControllerContext, IndexReads>) {
+    this.ctx = {
+      ...ctx,
+      dependents: (uid) => this.owners.dependents(uid),
+      byUid: (uid) => this.owners.byUid(uid),
+    };
   }
 
   add(...cs: Controller[]): void {

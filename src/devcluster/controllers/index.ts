@@ -5,7 +5,8 @@ import type { Registry } from '../registry.ts';
 import type { Rest } from '../rest.ts';
 import type { Store } from '../store.ts';
 import { deploymentController } from './deployment.ts';
-import { type Controller, type ControllerContext, ControllerManager } from './framework.ts';
+import { type Controller, type ControllerContext, ControllerManager, type IndexReads } from './framework.ts';
+import { garbageCollector } from './garbage-collector.ts';
 import { replicaSetController } from './replicaset.ts';
 
 export interface ControllersOptions {
@@ -19,11 +20,11 @@ export interface ControllersOptions {
 
 /** Every controller the dev cluster runs. */
 function allControllers(ctx: ControllerContext): Controller[] {
-  return [replicaSetController, deploymentController(ctx)];
+  return [garbageCollector(ctx), replicaSetController, deploymentController(ctx)];
 }
 
 export function startControllers(opts: ControllersOptions): ControllerManager {
-  const ctx: Omit<ControllerContext, 'dependents'> = {
+  const ctx: Omit<ControllerContext, IndexReads> = {
     rest: opts.rest,
     store: opts.store,
     registry: opts.registry,

@@ -6,6 +6,7 @@ import {
   type Controller,
   type ControllerContext,
   ControllerManager,
+  type IndexReads,
   ownKey,
 } from '../../../src/devcluster/controllers/framework.ts';
 import { StatusError } from '../../../src/k8s/status.ts';
@@ -13,7 +14,7 @@ import { devRequest, startTestDevCluster, type TestDevCluster } from '../../help
 
 let dev: TestDevCluster;
 
-function contextOf(d: TestDevCluster): Omit<ControllerContext, 'dependents'> {
+function contextOf(d: TestDevCluster): Omit<ControllerContext, IndexReads> {
   return {
     rest: d.rest,
     store: d.store,
