@@ -7,6 +7,7 @@ import type { Store } from '../store.ts';
 import { deploymentController } from './deployment.ts';
 import { type Controller, type ControllerContext, ControllerManager, type IndexReads } from './framework.ts';
 import { garbageCollector } from './garbage-collector.ts';
+import { jobController } from './job.ts';
 import { replicaSetController } from './replicaset.ts';
 
 export interface ControllersOptions {
@@ -20,7 +21,7 @@ export interface ControllersOptions {
 
 /** Every controller the dev cluster runs. */
 function allControllers(ctx: ControllerContext): Controller[] {
-  return [garbageCollector(ctx), replicaSetController, deploymentController(ctx)];
+  return [garbageCollector(ctx), replicaSetController, deploymentController(ctx), jobController];
 }
 
 export function startControllers(opts: ControllersOptions): ControllerManager {

@@ -88,6 +88,20 @@ export const daemonSetStrategy = replicated(
   () => ({ currentNumberScheduled: 0, desiredNumberScheduled: 0, numberMisscheduled: 0, numberReady: 0 }),
 );
 
+/** A Job's generated selector: its pods carry its uid and name, as kube-apiserver labels them. */
+function selectJobPods(job: Obj, spec: Obj, template: Obj): void {
+  const meta = job.metadata as Obj;
+  const tmeta = objAt(template, 'metadata');
+  tmeta.labels = {
+    'batch.kubernetes.io/controller-uid': meta.uid,
+    'batch.kubernetes.io/job-name': meta.name,
+    'controller-uid': meta.uid,
+    'job-name': meta.name,
+    ...(isObj(tmeta.labels) ? tmeta.labels : {}),
+  };
+  spec.selector = { matchLabels: { 'batch.kubernetes.io/controller-uid': meta.uid } };
+}
+
 export const jobStrategy = strategy({
   prepareForCreate(o) {
     const spec = objAt(o, 'spec');
@@ -96,7 +110,9 @@ export const jobStrategy = strategy({
     spec.backoffLimit ??= 6;
     spec.completionMode ??= 'NonIndexed';
     spec.suspend ??= false;
-    const tspec = objAt(objAt(spec, 'template'), 'spec');
+    const template = objAt(spec, 'template');
+    if (spec.manualSelector !== true) selectJobPods(o, spec, template);
+    const tspec = objAt(template, 'spec');
     tspec.restartPolicy ??= 'Never';
     defaultPodSpec(tspec);
     o.status = {};
