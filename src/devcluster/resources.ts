@@ -167,6 +167,7 @@ export const BUILTIN_RESOURCES: ResourceDef[] = [
     subresources: ['status'],
     generation: true,
   }),
+  def('apps', 'v1', 'controllerrevisions', 'ControllerRevision', true),
   def('batch', 'v1', 'jobs', 'Job', true, {
     categories: all,
     subresources: ['status'],

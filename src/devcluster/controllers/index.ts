@@ -4,11 +4,13 @@ import { notFound } from '../../k8s/status.ts';
 import type { Registry } from '../registry.ts';
 import type { Rest } from '../rest.ts';
 import type { Store } from '../store.ts';
+import { daemonSetController } from './daemonset.ts';
 import { deploymentController } from './deployment.ts';
 import { type Controller, type ControllerContext, ControllerManager, type IndexReads } from './framework.ts';
 import { garbageCollector } from './garbage-collector.ts';
 import { jobController } from './job.ts';
 import { replicaSetController } from './replicaset.ts';
+import { statefulSetController } from './statefulset.ts';
 
 export interface ControllersOptions {
   rest: Rest;
@@ -21,7 +23,14 @@ export interface ControllersOptions {
 
 /** Every controller the dev cluster runs. */
 function allControllers(ctx: ControllerContext): Controller[] {
-  return [garbageCollector(ctx), replicaSetController, deploymentController(ctx), jobController];
+  return [
+    garbageCollector(ctx),
+    replicaSetController,
+    deploymentController(ctx),
+    jobController,
+    statefulSetController,
+    daemonSetController(ctx),
+  ];
 }
 
 export function startControllers(opts: ControllersOptions): ControllerManager {
