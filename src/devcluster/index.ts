@@ -10,6 +10,7 @@ import { type DirLock, DirLockedError, lockDir } from '../datadir-lock.ts';
 import { ensureLocalPki } from '../pki/index.ts';
 import type { ControllerManager } from './controllers/framework.ts';
 import { startControllers } from './controllers/index.ts';
+import { OidcAuthenticator, type OidcOptions } from './oidc.ts';
 import { Registry } from './registry.ts';
 import { Rest } from './rest.ts';
 import { ensureSystemNamespaces, seedDemoData } from './seed.ts';
@@ -33,6 +34,8 @@ export interface DevClusterOptions {
    * kapiserver's child uses it: the child of a kapiserver killed just before may still be shutting down.
    */
   lockWaitMs?: number;
+  /** Trust ID tokens from this OIDC issuer (kube-apiserver's --oidc-* flags). */
+  oidc?: OidcOptions;
 }
 
 export interface DevCluster {
@@ -135,6 +138,8 @@ async function serveDevCluster(
   lock: DirLock,
 ): Promise<DevClusterInternal> {
   const host = opts.host ?? '127.0.0.1';
+  // Bad OIDC options (or an unreadable CA file) refuse the start before anything is opened.
+  const oidc = opts.oidc ? new OidcAuthenticator(opts.oidc, opts.logger) : undefined;
   const pki = await ensureLocalPki(opts.dataDir);
   const token = loadOrCreateToken(dir);
   const store = new Store(join(dir, 'state.db'), { historyLimit: opts.historyLimit });
@@ -154,16 +159,19 @@ async function serveDevCluster(
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 15_000,
     maxBufferedBytes: 64 * 1024 * 1024,
   });
+  const handlers = createHandler({
+    rest,
+    watches,
+    token,
+    logger: opts.logger,
+    serviceAccounts: new ServiceAccounts(dir, rest),
+    oidc,
+  });
   const server: Server = createServer(
     { key: pki.serving.keyPem, cert: pki.serving.certPem, keepAliveTimeout: 65_000 },
-    createHandler({
-      rest,
-      watches,
-      token,
-      logger: opts.logger,
-      serviceAccounts: new ServiceAccounts(dir, rest),
-    }),
+    handlers.request,
   );
+  server.on('upgrade', handlers.upgrade);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);

@@ -1,16 +1,22 @@
 // HTTP front of the dev cluster, in stages: parse the request into a request info, answer health and version,
-// authenticate, then route (discovery, OpenAPI, resources; resource handlers decode their bodies). Every error
+// authenticate, impersonate, then route (discovery, OpenAPI, resources, authorized by RBAC unless the user is in
+// system:masters; resource handlers decode their bodies). WebSocket watches pass the same stages. Every error
 // becomes a Kubernetes Status.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
-import { StatusError } from '../k8s/status.ts';
-import { type Caller, createAuthenticator } from './http/authenticate.ts';
+import type { RbacAttributes } from '../k8s/rbac.ts';
+import { forbidden, StatusError } from '../k8s/status.ts';
+import { type Caller, createAuthenticator, isMaster, type UserInfo } from './http/authenticate.ts';
 import { serveDiscoveryRoot, serveGroup, serveResourceList } from './http/discovery.ts';
+import { impersonate } from './http/impersonate.ts';
 import { openApiDocument } from './http/openapi.ts';
-import { parseRequestInfo, type RequestInfo } from './http/request-info.ts';
+import { parseRequestInfo, type RequestInfo, type Target } from './http/request-info.ts';
 import { serveResource } from './http/resource.ts';
 import type { ResourceDeps } from './http/resource-request.ts';
 import { acceptOf, notFound, sendJson, sendStatus } from './http/respond.ts';
+import { serveWatchUpgrade } from './http/websocket-watch.ts';
+import type { OidcAuthenticator } from './oidc.ts';
 
 export const VERSION_INFO = {
   major: '1',
@@ -24,12 +30,36 @@ export const VERSION_INFO = {
   platform: `linux/${process.arch === 'x64' ? 'amd64' : process.arch}`,
 };
 
+const SELF_REVIEWS = new Set([
+  'selfsubjectreviews.authentication.k8s.io',
+  'selfsubjectaccessreviews.authorization.k8s.io',
+  'selfsubjectrulesreviews.authorization.k8s.io',
+]);
+
 export interface HandlerDeps extends ResourceDeps {
   logger?: Logger;
+  oidc?: OidcAuthenticator;
 }
 
-export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  const authenticate = createAuthenticator(deps.token, deps.serviceAccounts);
+/** The server's `request` and `upgrade` (WebSocket watch) listeners, over the same stages. */
+export interface Handlers {
+  request(req: IncomingMessage, res: ServerResponse): void;
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+}
+
+export function createHandler(deps: HandlerDeps): Handlers {
+  const authenticate = createAuthenticator(deps.token, deps.serviceAccounts, deps.oidc);
+  // system:masters is never restricted (as kube-apiserver's authorizer bypass); everyone else gets what RBAC grants.
+  const allows = (user: UserInfo, attrs: RbacAttributes) =>
+    isMaster(user) || deps.serviceAccounts?.allows(user, attrs) === true;
+  const identify = async (req: IncomingMessage): Promise<Caller> =>
+    impersonate(req, await authenticate(req), allows);
+  const authorize = (caller: Caller, req: IncomingMessage, t: Target, query: URLSearchParams) => {
+    // Every user may review itself, as kube's bootstrap binding of system:basic-user to system:authenticated.
+    if (isMaster(caller.user) || SELF_REVIEWS.has(`${t.resource}.${t.group}`)) return;
+    if (!deps.serviceAccounts) throw forbidden(`User "${caller.user.name}" cannot use the dev cluster`);
+    deps.serviceAccounts.authorize(caller.user, req.method ?? 'GET', t, query);
+  };
 
   /** Answers what needs no credentials; false when the request must be authenticated first. */
   const servePublic = (res: ServerResponse, info: RequestInfo): boolean => {
@@ -58,10 +88,9 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
       case 'resource': {
         const t = route.target;
         if (!registry.hasGroupVersion(t.group, t.version)) throw notFound();
-        // Service accounts get what RBAC grants them; discovery stays open to every authenticated caller.
-        if (caller.serviceAccount)
-          deps.serviceAccounts?.authorize(caller.serviceAccount, req.method ?? 'GET', t, query);
-        return serveResource(deps, req, res, t, query);
+        // Discovery stays open to every authenticated caller.
+        authorize(caller, req, t, query);
+        return serveResource(deps, req, res, t, query, caller, allows);
       }
       case 'openapi': {
         const doc = openApiDocument(info.path, registry);
@@ -73,13 +102,12 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
     }
   };
 
-  return (req, res) => {
+  const request = (req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
     void (async () => {
       const info = parseRequestInfo(req.url);
       if (servePublic(res, info)) return;
-      const caller = authenticate(req);
-      await route(req, res, info, caller);
+      await route(req, res, info, await identify(req));
     })()
       .catch((err: unknown) => {
         if (!(err instanceof StatusError))
@@ -98,4 +126,15 @@ export function createHandler(deps: HandlerDeps): (req: IncomingMessage, res: Se
         );
       });
   };
+
+  const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    serveWatchUpgrade(deps, req, socket, head, async (info) => {
+      if (info.route.kind !== 'resource') throw notFound();
+      const t = info.route.target;
+      if (!deps.rest.registry.hasGroupVersion(t.group, t.version)) throw notFound();
+      authorize(await identify(req), req, t, info.query);
+      return t;
+    });
+
+  return { request, upgrade };
 }

@@ -180,7 +180,7 @@ export class ServiceAccounts {
       namespace,
       path: '',
     };
-    if (this.allowed(user, attrs)) return;
+    if (this.allows(user, attrs)) return;
     const what = `${attrs.resource}${attrs.subresource ? `/${attrs.subresource}` : ''}`;
     const scope = namespace ? ` in the namespace "${namespace}"` : ' at the cluster scope';
     throw forbidden(
@@ -188,7 +188,8 @@ export class ServiceAccounts {
     );
   }
 
-  private allowed(user: RbacUser, attrs: RbacAttributes): boolean {
+  /** Whether the stored RBAC objects grant `user` the request `attrs`. */
+  allows(user: RbacUser, attrs: RbacAttributes): boolean {
     const rbac = 'rbac.authorization.k8s.io';
     const roleRules = (kind: string, name: string, ns: string) => {
       try {

@@ -1,6 +1,7 @@
-// Watch: a chunked stream of `{"type","object"}` lines. Headers go out at once; history is replayed from the
-// event log (410 Expired ERROR event when it is compacted away), then live events follow. Selector-filtered
-// watches translate transitions (an object leaving the selection is DELETED, entering it is ADDED).
+// Watch: a stream of `{"type","object"}` events, over a sink: chunked HTTP (one line per event) or WebSocket (one
+// text message per event). The stream opens at once; history is replayed from the event log (410 Expired ERROR
+// event when it is compacted away), then live events follow. Selector-filtered watches translate transitions (an
+// object leaving the selection is DELETED, entering it is ADDED).
 import type { ServerResponse } from 'node:http';
 import { StatusError } from '../k8s/status.ts';
 import { type ResourceDef, storageKey } from './resources.ts';
@@ -22,6 +23,40 @@ export interface WatchSettings {
   maxBufferedBytes: number;
 }
 
+/** Where a watch's events go. */
+export interface WatchSink {
+  /** Called once, before the first event. */
+  open(): void;
+  /** One encoded event (a JSON object followed by a newline). */
+  send(event: string): void;
+  /** Bytes sent but not yet flushed to the client. */
+  buffered(): number;
+  /** Ends the stream, after `last` when given. */
+  end(last?: string): void;
+  /** `cb` runs when the client goes away. */
+  onClose(cb: () => void): void;
+}
+
+/** A watch as a chunked HTTP response. */
+export function httpWatchSink(res: ServerResponse): WatchSink {
+  return {
+    open() {
+      res.writeHead(200, {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-cache, private',
+        'Transfer-Encoding': 'chunked',
+      });
+      res.flushHeaders();
+    },
+    send: (event) => res.write(event),
+    buffered: () => res.writableLength,
+    end(last) {
+      if (!res.writableEnded) res.end(last);
+    },
+    onClose: (cb) => res.on('close', cb),
+  };
+}
+
 export class Watches {
   private readonly active = new Set<() => void>();
 
@@ -40,7 +75,7 @@ export class Watches {
   }
 
   /** Starts a watch; selectors are parsed (and may throw a 400) before any byte is written. */
-  serve(res: ServerResponse, d: ResourceDef, ns: string | undefined, sel: Selectors, q: WatchQuery): void {
+  serve(sink: WatchSink, d: ResourceDef, ns: string | undefined, sel: Selectors, q: WatchQuery): void {
     const { rest } = this;
     const store = rest.store;
     const key = storageKey(d);
@@ -56,8 +91,8 @@ export class Watches {
     let ended = false;
     const write = (line: string) => {
       if (ended) return;
-      res.write(line);
-      if (res.writableLength > this.settings.maxBufferedBytes) end();
+      sink.send(line);
+      if (sink.buffered() > this.settings.maxBufferedBytes) end();
     };
     const objectJson = (e: { obj: Obj; json: string }) => {
       const same = e.obj.apiVersion === apiVersion && e.obj.kind === d.kind;
@@ -109,14 +144,11 @@ export class Watches {
         else throw err;
       }
     }
-    res.writeHead(200, {
-      'Content-Type': 'application/json',
-      'Cache-Control': 'no-cache, private',
-      'Transfer-Encoding': 'chunked',
-    });
-    res.flushHeaders();
+    sink.open();
     if (expired) {
-      res.end(`${JSON.stringify({ type: 'ERROR', object: { ...expired.toStatus(), reason: 'Expired' } })}\n`);
+      sink.end(
+        `${JSON.stringify({ type: 'ERROR', object: { ...expired.toStatus(), reason: 'Expired' } })}\n`,
+      );
       return;
     }
     const unsubscribe = store.subscribe(deliver);
@@ -134,9 +166,9 @@ export class Watches {
       unsubscribe();
       for (const t of timers) clearTimeout(t);
       this.active.delete(end);
-      if (!res.writableEnded) res.end();
+      sink.end();
     };
     this.active.add(end);
-    res.on('close', end);
+    sink.onClose(end);
   }
 }

@@ -67,14 +67,16 @@ const kinds: Kind[] = crds.map((crd) => {
   };
 });
 
+const OWNER = 'crd-samples-owner';
+let ownerUid = '';
+
 const metadataOf = (k: Kind): Obj => ({
   name: `sample-${k.plural}`,
   ...(k.namespaced ? { namespace: 'default' } : {}),
   labels: { 'kubesphere.io/workspace': 'demo', 'app.kubernetes.io/name': k.plural },
   annotations: { 'kubesphere.io/creator': 'admin', 'kubesphere.io/description': `a sample ${k.kind}` },
-  ownerReferences: [
-    { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: '6f1c1f3e-2a4b-4c55-9d6e-7f8091a2b3c4' },
-  ],
+  // A live cluster-scoped owner (valid for both scopes): the garbage collector deletes dependents of missing owners.
+  ownerReferences: [{ apiVersion: 'v1', kind: 'Namespace', name: OWNER, uid: ownerUid }],
 });
 
 function sampleObject(k: Kind): Obj {
@@ -99,6 +101,9 @@ describe('KubeSphere v3.4.1 CRDs on the dev cluster', {
   before(async () => {
     dev = await startTestDevCluster();
     kubectl = kubectlFor({ server: dev.url, caPem: dev.caPem, token: dev.token });
+    const owner = await devRequest(dev, 'POST', '/api/v1/namespaces', { metadata: { name: OWNER } });
+    assert.equal(owner.status, 201, owner.text);
+    ownerUid = String(((owner.body as Obj).metadata as Obj).uid);
   });
   after(() => dev?.close());
 

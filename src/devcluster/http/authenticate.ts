@@ -1,29 +1,46 @@
-// Stage 2: who is calling. The dev cluster's own bearer token is the administrator; a service-account token (when
-// service accounts are enabled) is a user that RBAC governs. Anything else is a 401.
+// Stage 2: who is calling. The dev cluster's own bearer token is the administrator (in system:masters, which
+// authorization never restricts, as in kube-apiserver); a service-account token (when service accounts are enabled)
+// and an ID token from a trusted OIDC issuer (when configured) are users that RBAC governs. Anything else is a 401.
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { RbacUser } from '../../k8s/rbac.ts';
 import { unauthorized } from '../../k8s/status.ts';
+import type { OidcAuthenticator } from '../oidc.ts';
 import type { ServiceAccounts } from '../serviceaccounts.ts';
 
-/** The authenticated caller: the administrator, or a service account whose requests RBAC authorizes. */
-export interface Caller {
-  serviceAccount?: RbacUser;
+/** A user as Kubernetes' user.Info has it. */
+export interface UserInfo extends RbacUser {
+  uid?: string;
+  extra?: Record<string, string[]>;
 }
+
+/** The authenticated caller. */
+export interface Caller {
+  user: UserInfo;
+}
+
+export const MASTERS = 'system:masters';
+export const ADMIN: UserInfo = { name: 'kubernetes-admin', groups: [MASTERS, 'system:authenticated'] };
+
+export const isMaster = (user: UserInfo) => user.groups.includes(MASTERS);
 
 export function createAuthenticator(
   token: string,
   serviceAccounts: ServiceAccounts | undefined,
-): (req: IncomingMessage) => Caller {
+  oidc: OidcAuthenticator | undefined,
+): (req: IncomingMessage) => Promise<Caller> {
   const expected = Buffer.from(`Bearer ${token}`);
   const isAdmin = (req: IncomingMessage): boolean => {
     const h = Buffer.from(req.headers.authorization ?? '');
     return h.length === expected.length && timingSafeEqual(h, expected);
   };
-  return (req) => {
-    if (isAdmin(req)) return {};
+  return async (req) => {
+    if (isAdmin(req)) return { user: ADMIN };
     const serviceAccount = serviceAccounts?.authenticate(req.headers.authorization);
-    if (!serviceAccount) throw unauthorized();
-    return { serviceAccount };
+    if (serviceAccount) return { user: serviceAccount };
+    const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    const user = bearer && oidc ? await oidc.authenticate(bearer) : undefined;
+    if (!user) throw unauthorized();
+    return { user };
   };
 }

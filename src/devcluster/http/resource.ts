@@ -3,7 +3,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { methodNotAllowed } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
+import { httpWatchSink } from '../watch.ts';
+import type { Caller } from './authenticate.ts';
 import { readDecodedBody } from './body.ts';
+import type { Allows } from './impersonate.ts';
 import type { Target } from './request-info.ts';
 import type { ResourceDeps, ResourceRequest } from './resource-request.ts';
 import { acceptOf, checkAcceptable, notFound, sendJson } from './respond.ts';
@@ -17,6 +20,8 @@ export async function serveResource(
   res: ServerResponse,
   target: Target,
   query: URLSearchParams,
+  caller: Caller,
+  allows: Allows,
 ): Promise<void> {
   const d = deps.rest.registry.find(target.group, target.version, target.resource);
   // A cluster-scoped resource has no route under /namespaces/{ns}/ (the namespace itself is parsed without one).
@@ -30,12 +35,12 @@ export async function serveResource(
   if (d.virtual) {
     if (method !== 'POST' || target.name) throw methodNotAllowed();
     const body = await readDecodedBody(req);
-    sendJson(res, 201, review(d, isObj(body) ? body : {}, deps.token));
+    sendJson(res, 201, review(d, isObj(body) ? body : {}, { token: deps.token, user: caller.user, allows }));
     return;
   }
   if (isTokenRequest(deps, r)) return serveTokenRequest(deps, r);
   if (target.subresource) return serveSubresource(deps, r);
-  if (isWatch(r)) return watch(deps, r);
+  if (isWatch(r)) return watch(deps, r, httpWatchSink(res));
   const handler = Object.hasOwn(VERB_HANDLERS, method) ? VERB_HANDLERS[method] : undefined;
   if (!handler) throw methodNotAllowed();
   await handler(deps, r);

@@ -1,49 +1,94 @@
-// The review resources (access, rules, self-subject and token reviews): answered, never stored. The dev cluster's
-// token is a cluster administrator, so every access review is allowed.
+// The review resources (access, rules, self-subject and token reviews): answered, never stored. Access reviews are
+// decided as every request is (system:masters, else RBAC); a self-subject review names the caller as authenticated
+// (and impersonated).
+import type { RbacAttributes } from '../../k8s/rbac.ts';
 import { methodNotAllowed } from '../../k8s/status.ts';
 import { isObj, nowSeconds } from '../meta.ts';
 import { apiVersionOf, type ResourceDef } from '../resources.ts';
 import type { Obj } from '../store.ts';
+import { ADMIN, isMaster, type UserInfo } from './authenticate.ts';
+import type { Allows } from './impersonate.ts';
 
-const ADMIN_USER = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
+/** Who asks, and how the dev cluster decides access. */
+export interface ReviewContext {
+  /** The administrator's token (token reviews compare against it). */
+  token: string;
+  user: UserInfo;
+  allows: Allows;
+}
 
-type Answer = (base: Obj, body: Obj, d: ResourceDef, token: string) => Obj;
+type Answer = (base: Obj, body: Obj, d: ResourceDef, ctx: ReviewContext) => Obj;
 
-const allowed: Answer = (base) => ({
-  ...base,
-  status: { allowed: true, reason: 'the dev cluster token is a cluster administrator' },
+const userInfo = (u: UserInfo): Obj => ({
+  username: u.name,
+  ...(u.uid ? { uid: u.uid } : {}),
+  groups: u.groups,
+  ...(u.extra ? { extra: u.extra } : {}),
 });
 
+/** The attributes an access review's spec asks about. */
+function attributesOf(spec: Obj): RbacAttributes {
+  const r = isObj(spec.resourceAttributes) ? spec.resourceAttributes : undefined;
+  const n = isObj(spec.nonResourceAttributes) ? spec.nonResourceAttributes : {};
+  const s = (v: unknown) => (typeof v === 'string' ? v : '');
+  return {
+    isResourceRequest: r !== undefined,
+    verb: s(r ? r.verb : n.verb),
+    apiGroup: s(r?.group),
+    resource: s(r?.resource),
+    subresource: s(r?.subresource),
+    name: s(r?.name),
+    namespace: s(r?.namespace),
+    path: s(n.path),
+  };
+}
+
+const decide = (base: Obj, user: UserInfo, ctx: ReviewContext): Obj => {
+  const spec = isObj(base.spec) ? base.spec : {};
+  const allowed = isMaster(user) || ctx.allows(user, attributesOf(spec));
+  return { ...base, status: allowed ? { allowed: true } : { allowed: false } };
+};
+
+const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
 const ANSWERS: Record<string, Answer> = {
-  selfsubjectaccessreviews: allowed,
-  subjectaccessreviews: allowed,
-  selfsubjectrulesreviews: (base) => ({
+  selfsubjectaccessreviews: (base, _body, _d, ctx) => decide(base, ctx.user, ctx),
+  subjectaccessreviews: (base, _body, _d, ctx) => {
+    const spec = isObj(base.spec) ? base.spec : {};
+    const user = typeof spec.user === 'string' ? spec.user : '';
+    return decide(base, { name: user, groups: strings(spec.groups) }, ctx);
+  },
+  // Only the administrator's rules are listed; anyone else's are left to access reviews (incomplete, as kube says
+  // when an authorizer cannot enumerate).
+  selfsubjectrulesreviews: (base, _body, _d, ctx) => ({
     ...base,
-    status: {
-      resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
-      nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
-      incomplete: false,
-    },
+    status: isMaster(ctx.user)
+      ? {
+          resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }],
+          nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }],
+          incomplete: false,
+        }
+      : { resourceRules: [], nonResourceRules: [], incomplete: true },
   }),
-  selfsubjectreviews: (base, _body, d) => ({
+  selfsubjectreviews: (base, _body, d, ctx) => ({
     kind: d.kind,
     apiVersion: base.apiVersion,
     metadata: { creationTimestamp: nowSeconds() },
-    status: { userInfo: ADMIN_USER },
+    status: { userInfo: userInfo(ctx.user) },
   }),
-  tokenreviews: (base, body, _d, token) => {
+  tokenreviews: (base, body, _d, ctx) => {
     const spec = isObj(body.spec) ? body.spec : {};
-    const ok = spec.token === token;
+    const ok = spec.token === ctx.token;
     return {
       ...base,
       spec: { ...spec, token: undefined },
-      status: ok ? { authenticated: true, user: ADMIN_USER } : { authenticated: false },
+      status: ok ? { authenticated: true, user: userInfo(ADMIN) } : { authenticated: false },
     };
   },
 };
 
 /** The answer to a review of resource `d` (the created object, status filled in). */
-export function review(d: ResourceDef, body: Obj, token: string): Obj {
+export function review(d: ResourceDef, body: Obj, ctx: ReviewContext): Obj {
   const answer = Object.hasOwn(ANSWERS, d.resource) ? ANSWERS[d.resource] : undefined;
   if (!answer) throw methodNotAllowed();
   const base: Obj = {
@@ -52,5 +97,5 @@ export function review(d: ResourceDef, body: Obj, token: string): Obj {
     metadata: { creationTimestamp: null },
     spec: body.spec ?? {},
   };
-  return answer(base, body, d, token);
+  return answer(base, body, d, ctx);
 }

@@ -5,6 +5,7 @@ import { patchKindOf } from '../patching.ts';
 import { storageKey } from '../resources.ts';
 import type { Obj } from '../store.ts';
 import { toTable } from '../table/index.ts';
+import type { WatchSink } from '../watch.ts';
 import { readDecodedBody } from './body.ts';
 import { boolParam, deleteOptions, intParam, listQuery, watchRv, writeOptions } from './params.ts';
 import type { ResourceDeps, ResourceRequest } from './resource-request.ts';
@@ -13,10 +14,13 @@ import { present, sendJson, sendList, sendObject, wantsTable } from './respond.t
 type VerbHandler = (deps: ResourceDeps, r: ResourceRequest) => Promise<void> | void;
 
 /** Whether the request is a watch (`/watch/...` paths or `?watch=true` on a collection). */
-export const isWatch = (r: ResourceRequest) =>
+export const isWatch = (r: Pick<ResourceRequest, 'target' | 'method' | 'query'>) =>
   r.target.legacyWatch || (r.method === 'GET' && !r.target.name && boolParam(r.query.get('watch')));
 
-export function watch({ rest, watches }: ResourceDeps, r: ResourceRequest): void {
+/** What a watch needs of its request (an HTTP request or a WebSocket upgrade). */
+export type WatchRequest = Pick<ResourceRequest, 'd' | 'query' | 'target' | 'accept' | 'ns'>;
+
+export function watch({ rest, watches }: ResourceDeps, r: WatchRequest, sink: WatchSink): void {
   const { d, query: q, target: t } = r;
   const sel = rest.parseSelectors(d, {
     labelSelector: q.get('labelSelector') ?? '',
@@ -24,7 +28,7 @@ export function watch({ rest, watches }: ResourceDeps, r: ResourceRequest): void
   });
   if (t.name) sel.fields.push({ field: 'metadata.name', operator: 'Equals', value: t.name });
   const includeObject = q.get('includeObject') ?? undefined;
-  watches.serve(r.res, d, r.ns, sel, {
+  watches.serve(sink, d, r.ns, sel, {
     render: wantsTable(r.accept) ? (o) => toTable(d, [o], { includeObject }) : undefined,
     resourceVersion: watchRv(q.get('resourceVersion')),
     allowWatchBookmarks: boolParam(q.get('allowWatchBookmarks')),
