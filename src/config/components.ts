@@ -30,7 +30,6 @@ export const ComponentSections = {
   cache: Section({ type: Type.Optional(Type.String({ description: 'default: the in-memory cache' })) }),
   s3: Section({ endpoint: Host }),
   openpitrix: Section({ s3: Type.Optional(Type.Object({ endpoint: Host })) }),
-  monitoring: Section({ endpoint: Host }),
   logging: Section({ host: Host }),
   events: Section({ host: Host }),
   multicluster: Section({

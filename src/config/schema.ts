@@ -139,11 +139,24 @@ const Auditing = Type.Object(
   { default: {} },
 );
 
+// KubeSphere's monitoring section: the Prometheus that monitoring.kubesphere.io/v1alpha3 answers from.
+const Monitoring = Type.Object({
+  endpoint: Type.Optional(
+    Type.String({
+      pattern: '^(https?://.+)?$',
+      description:
+        "Prometheus' base URL (http or https, optionally with user:password@); empty: not installed (configz " +
+        'monitoring: false, every metric answers its error)',
+    }),
+  ),
+});
+
 export const ConfigSchema = Type.Object({
   authentication: AuthenticationSchema,
   redis: Type.Optional(Redis),
   authorization: Authorization,
   auditing: Auditing,
+  monitoring: Type.Optional(Monitoring),
   // Read only for configs/configz (./components.ts); the sections stay in UNSERVED_SECTIONS.
   ...ComponentSections,
 });
@@ -167,7 +180,6 @@ export const UNSERVED_SECTIONS = new Set([
   'kubernetes',
   'servicemesh',
   'network',
-  'monitoring',
   'logging',
   'alerting',
   'notification',

@@ -69,6 +69,8 @@ authorization:
   mode: AlwaysAllow
 monitoring:
   endpoint: http://prometheus:9090
+logging:
+  host: http://elasticsearch:9200
 `);
   const { config, warnings } = loadConfigFile(path);
   const a = config.authentication;
@@ -82,8 +84,9 @@ monitoring:
   assert.equal(a.oauthOptions.clients[0].accessTokenMaxAge, 600_000);
   assert.deepEqual(config.redis, { host: '127.0.0.1', port: 6380, password: '', db: 0 });
   assert.equal(config.authorization.mode, 'AlwaysAllow');
+  assert.equal(config.monitoring?.endpoint, 'http://prometheus:9090');
   assert.equal(warnings.length, 1);
-  assert.match(warnings[0], /"monitoring" is not served/);
+  assert.match(warnings[0], /"logging" is not served/);
 });
 
 test('a wrong type stops with one line naming the field and what was expected', () => {

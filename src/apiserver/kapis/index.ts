@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ServerContext } from '../context.ts';
 import { registerConfigRoutes } from './config/routes.ts';
 import { registerIamRoutes } from './iam/routes.ts';
+import { registerMonitoringRoutes } from './monitoring/routes.ts';
 import { registerResourceRoutes } from './resources/routes.ts';
 import { registerTenantRoutes } from './tenant/routes.ts';
 import { registerTerminalRoutes } from './terminal/routes.ts';
@@ -13,5 +14,6 @@ export function registerKapis(app: FastifyInstance, ctx: ServerContext): void {
   registerIamRoutes(app, ctx);
   registerConfigRoutes(app, ctx);
   registerTenantRoutes(app, ctx);
+  registerMonitoringRoutes(app, ctx);
   registerTerminalRoutes(app, ctx);
 }
