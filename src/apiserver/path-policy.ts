@@ -22,6 +22,10 @@ const PATH_POLICIES: readonly PathPolicy[] = [
   { path: '/oauth/revoke', anonymous: true },
   { path: '/oauth/keys', anonymous: true }, // public keys (JWKS)
   { path: '/oauth/.well-known/', anonymous: true }, // OIDC discovery
+  { path: '/.well-known/openid-configuration', anonymous: true, authorizationExempt: true }, // and at the root
+  // Without credentials it shows the sign-in page; a bearer token sent (KubeSphere's console) is checked and used.
+  { path: '/oauth/authorize', credentialsOptional: true },
+  { path: '/oauth/sign-in', anonymous: true }, // the sign-in page's form: CSRF token and Origin checked
   { path: '/oauth/logout', credentialsOptional: true }, // without a token there is nothing to revoke
   { path: '/oauth/', authorizationExempt: true },
   { path: '/healthz', anonymous: true, authorizationExempt: true, unaudited: true },

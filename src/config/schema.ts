@@ -36,6 +36,10 @@ const Client = Type.Object({
     Duration({ description: "this client's access token lifetime; absent: the global one" }),
   ),
   accessTokenInactivityTimeout: Type.Optional(Duration()),
+  allowImplicitGrant: Type.Boolean({
+    default: false,
+    description: 'kapiserver only: /oauth/authorize answers response_type=token for this client',
+  }),
 });
 
 const IdentityProvider = Type.Object({
@@ -47,9 +51,28 @@ const IdentityProvider = Type.Object({
 
 const OAuthOptions = Type.Object(
   {
-    issuer: Type.String({ default: 'kubesphere' }),
-    signKey: Type.Optional(Type.String({ description: 'accepted for compatibility; not used' })),
-    signKeyData: Type.Optional(Type.String({ description: 'accepted for compatibility; not used' })),
+    issuer: Type.String({
+      default: 'kubesphere',
+      description:
+        "tokens' iss; an http(s) URL is also the OpenID Connect issuer (discovery at <issuer>/.well-known/)",
+    }),
+    externalURL: Type.Optional(
+      Type.String({
+        pattern: '^https?://[^/?#]+(/[^?#]*)?$',
+        description:
+          'kapiserver only: the URL clients reach kapiserver at, when issuer is not a URL; the OpenID Connect ' +
+          'issuer is then <externalURL>/oauth',
+      }),
+    ),
+    allowWildcardRedirectURIs: Type.Boolean({
+      default: false,
+      description:
+        'kapiserver only: a client redirectURIs entry "*" accepts any redirect_uri (warned at start)',
+    }),
+    signKey: Type.Optional(Type.String({ description: 'PEM file of the RSA key that signs ID tokens' })),
+    signKeyData: Type.Optional(
+      Type.String({ description: 'base64 of that PEM; neither: generated once and kept in a Secret' }),
+    ),
     accessTokenMaxAge: Duration({ default: '2h', description: 'access token lifetime; 0: never expires' }),
     accessTokenInactivityTimeout: Duration({
       default: '2h',

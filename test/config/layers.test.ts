@@ -39,6 +39,7 @@ test('a ClusterConfiguration section replaces only the fields it names; lists ar
       redirectURIs: ['*'],
       grantMethod: 'auto',
       respondWithChallenges: false,
+      allowImplicitGrant: false,
       scopeRestrictions: ['full'],
     },
   ]);

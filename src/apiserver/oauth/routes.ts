@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import { StatusError, unauthorized } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { typeboxValidatorCompiler } from '../validation.ts';
+import { clientInfo, ownOrigin } from './authorization-flow.ts';
 import {
   DESCRIPTIONS,
   invalidClient,
@@ -17,11 +18,14 @@ import {
 } from './errors.ts';
 import { type Form, formFields, parseBasicAuth, parseForm } from './form.ts';
 import { logoutRedirectAllowed } from './logout-redirect.ts';
+import { discoveryDocument, oidcEndpoints } from './oidc-issuer.ts';
 import {
+  authorizeSchema,
   discoverySchema,
   keysSchema,
   logoutSchema,
   revokeSchema,
+  signInSchema,
   tokenSchema,
   userInfoSchema,
 } from './schemas.ts';
@@ -93,14 +97,6 @@ function formOf(request: FastifyRequest): Form {
   throw invalidRequest(`the request body must be ${FORM_TYPE}`, 415);
 }
 
-function clientInfo(request: FastifyRequest) {
-  const ua = request.headers['user-agent'];
-  return {
-    sourceIP: request.socket.remoteAddress ?? request.ip,
-    userAgent: typeof ua === 'string' ? ua : '',
-  };
-}
-
 function ensureReady(oauth: OAuthService) {
   if (!oauth.isReady() || !oauth.tokens) {
     throw new OAuthError(503, 'temporarily_unavailable', 'token issuance is starting; retry shortly', {
@@ -110,8 +106,24 @@ function ensureReady(oauth: OAuthService) {
   return oauth.tokens;
 }
 
-/** Client authentication: HTTP Basic (RFC 6749 2.3.1) or client_id/client_secret in the body, never both. */
-function authenticateClient(oauth: OAuthService, request: FastifyRequest, form: Form) {
+const isCodeGrant = (grant: string) => grant === 'authorization_code' || grant === 'code';
+
+/**
+ * Client authentication: HTTP Basic (RFC 6749 2.3.1) or client_id/client_secret in the body, never both. With
+ * `allowPublic` (the code grant), a client configured without a secret is identified by its client_id alone: its
+ * codes are bound to a PKCE challenge, which stands in for the secret (RFC 7636).
+ */
+function authenticateClient(oauth: OAuthService, request: FastifyRequest, form: Form, allowPublic = false) {
+  const id = form.get('client_id') ?? '';
+  const header = request.headers.authorization;
+  if (allowPublic && id && header === undefined && !form.has('client_secret')) {
+    const client = oauth.clients.get(id);
+    if (client?.secret === '') return client;
+  }
+  return authenticateConfidentialClient(oauth, request, form);
+}
+
+function authenticateConfidentialClient(oauth: OAuthService, request: FastifyRequest, form: Form) {
   const header = request.headers.authorization;
   const basic = typeof header === 'string' && /^basic\s/i.test(header) ? parseBasicAuth(header) : undefined;
   const challenge = basic ? { 'www-authenticate': 'Basic realm="kapiserver"' } : undefined;
@@ -159,7 +171,7 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
       const form = formOf(request);
       let grant = form.get('grant_type') ?? '';
       try {
-        const client = authenticateClient(oauth, request, form);
+        const client = authenticateClient(oauth, request, form, isCodeGrant(grant));
         // KubeSphere reads a missing grant_type as "", which no grant matches: unsupported_grant_type.
         if (!grant) throw new OAuthError(400, 'unsupported_grant_type', 'grant_type is required');
         throwIfInvalid(request);
@@ -171,6 +183,11 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
             clientInfo(request),
           );
           const body = await tokens.issue(user, client);
+          ctx.metrics.tokenIssued(grant, 'success');
+          return body;
+        }
+        if (isCodeGrant(grant)) {
+          const body = await oauth.flow.exchange(form, client);
           ctx.metrics.tokenIssued(grant, 'success');
           return body;
         }
@@ -223,7 +240,10 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
           );
         }
       }
+      const sessionUser = await oauth.flow.endSession(request, reply);
       if (user) await ensureReady(oauth).revokeAll(user.name);
+      // The browser's sign-in session: its user's tokens go with it, as a bearer logout's do.
+      if (sessionUser && sessionUser !== user?.name) await ensureReady(oauth).revokeAll(sessionUser);
       if (!target) return reply.code(200).type('application/json').send('{"message":"success"}');
       if (typeof q.state === 'string' && q.state) target.searchParams.append('state', q.state);
       return reply.code(302).header('location', target.toString()).type('text/plain').send('');
@@ -231,37 +251,51 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
     scope.get('/oauth/logout', { schema: logoutSchema('GET') }, logout);
     scope.post('/oauth/logout', { bodyLimit: OAUTH_BODY_LIMIT, schema: logoutSchema('POST') }, logout);
 
-    scope.get('/oauth/.well-known/openid-configuration', { schema: discoverySchema }, async (request) => {
-      const host = request.headers.host ?? 'localhost';
-      const base = `${request.protocol}://${host}`;
-      return {
-        issuer: oauth.options().oauthOptions.issuer,
-        token_endpoint: `${base}/oauth/token`,
-        revocation_endpoint: `${base}/oauth/revoke`,
-        userinfo_endpoint: `${base}/oauth/userinfo`,
-        end_session_endpoint: `${base}/oauth/logout`,
-        jwks_uri: `${base}/oauth/keys`,
-        grant_types_supported: ['password', 'refresh_token'],
-        token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic'],
-        response_types_supported: ['token'],
-        subject_types_supported: ['public'],
-        id_token_signing_alg_values_supported: ['RS256'],
-      };
+    // OpenID Connect discovery, at the root (issuer https://host) and under /oauth (issuer https://host/oauth, and
+    // where KubeSphere serves it).
+    const discovery = async (request: FastifyRequest) => {
+      const o = oauth.options().oauthOptions;
+      return discoveryDocument(
+        oidcEndpoints(o, ownOrigin(request)),
+        o.clients.some((c) => c.allowImplicitGrant),
+      );
+    };
+    scope.get('/.well-known/openid-configuration', { schema: discoverySchema }, discovery);
+    scope.get('/oauth/.well-known/openid-configuration', { schema: discoverySchema }, discovery);
+    scope.get('/oauth/keys', { schema: keysSchema }, async (_request, reply) => {
+      if (!oauth.keys)
+        throw new OAuthError(503, 'temporarily_unavailable', 'starting; retry shortly', {
+          'retry-after': '2',
+        });
+      // Relying parties cache the key set; a rotation is announced by a new kid, which makes them fetch it again.
+      reply.header('cache-control', 'public, max-age=300');
+      return oauth.keys.jwks();
     });
-    // No RSA ID-token key is configured (access tokens are HS256, never published): an empty key set.
-    scope.get('/oauth/keys', { schema: keysSchema }, async () => ({ keys: [] }));
 
-    scope.get('/oauth/userinfo', { schema: userInfoSchema }, async (request) => {
+    // OpenID Connect UserInfo: the standard claims of the bearer token's user; empty ones are omitted (KubeSphere).
+    const userInfo = async (request: FastifyRequest) => {
       const user = request.user;
       if (!user) throw unauthorized();
-      const u = oauth.users.get(user.name);
+      const email = oauth.users.get(user.name)?.spec?.email;
       return {
         sub: user.name,
         name: user.name,
         preferred_username: user.name,
-        email: u?.spec?.email ?? '',
+        ...(email ? { email } : {}),
       };
-    });
+    };
+    scope.get('/oauth/userinfo', { schema: userInfoSchema('GET') }, userInfo);
+    scope.post('/oauth/userinfo', { bodyLimit: OAUTH_BODY_LIMIT, schema: userInfoSchema('POST') }, userInfo);
+
+    scope.get('/oauth/authorize', { schema: authorizeSchema('GET') }, (request, reply) =>
+      oauth.flow.authorize(request, reply, request.query as Record<string, unknown>),
+    );
+    scope.post('/oauth/authorize', formRoute(authorizeSchema('POST')), (request, reply) =>
+      oauth.flow.authorize(request, reply, Object.fromEntries(formOf(request))),
+    );
+    scope.post('/oauth/sign-in', formRoute(signInSchema), (request, reply) =>
+      oauth.flow.signIn(request, reply, formOf(request)),
+    );
   });
 }
 
@@ -271,13 +305,4 @@ function redirectClients(oauth: OAuthService, clientId: unknown) {
   const client = typeof clientId === 'string' ? oauth.clients.get(clientId) : undefined;
   if (!client) throw invalidRequest('client_id does not name a configured OAuth client');
   return [client];
-}
-
-/** scheme://host[:port] this request was sent to ('' when the Host header is not a valid host). */
-function ownOrigin(request: FastifyRequest): string {
-  try {
-    return new URL(`${request.protocol}://${request.headers.host ?? ''}`).origin;
-  } catch {
-    return '';
-  }
 }

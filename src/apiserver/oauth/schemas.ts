@@ -20,6 +20,9 @@ const TokenResponse = Type.Object(
     token_type: Type.Literal('Bearer'),
     refresh_token: Type.String(),
     expires_in: Type.Integer({ description: 'Access token lifetime in seconds (7200 by default)' }),
+    id_token: Type.Optional(
+      Type.String({ description: 'code grant with scope openid: RS256, verify with /oauth/keys' }),
+    ),
   },
   { title: 'TokenResponse' },
 );
@@ -31,9 +34,9 @@ const AnyObject = Type.Object({}, { additionalProperties: true });
 
 export const tokenSchema: FastifySchema = {
   tags: [TAG],
-  summary: 'Issue a token (password or refresh_token grant)',
+  summary: 'Issue a token (password, refresh_token, authorization_code or code grant)',
   description:
-    'Client credentials in the form (client_id, client_secret) or HTTP Basic. Errors: 401 invalid_client; 400 invalid_request, unsupported_grant_type, invalid_grant; 429 when the account is locked after repeated failures.',
+    'Client credentials in the form (client_id, client_secret) or HTTP Basic; for the code grant a client without a secret sends client_id and code_verifier only. With scope openid the code grant also answers id_token (RS256). Errors: 401 invalid_client; 400 invalid_request, unsupported_grant_type, invalid_grant; 429 when the account is locked after repeated failures.',
   operationId: 'IssueToken',
   consumes: FORM,
   security: [],
@@ -42,8 +45,14 @@ export const tokenSchema: FastifySchema = {
     // started (503 first), which a schema failure (raised right after client authentication) would pre-empt.
     grant_type: Type.String({
       minLength: 1,
-      description: 'password or refresh_token (any other: unsupported_grant_type)',
+      description:
+        'password, refresh_token, authorization_code or code (KubeSphere); any other: unsupported_grant_type',
     }),
+    code: Type.Optional(Type.String({ description: 'authorization_code grant' })),
+    redirect_uri: Type.Optional(
+      Type.String({ description: 'as in the authorization request, if it named one' }),
+    ),
+    code_verifier: Type.Optional(Type.String({ description: 'PKCE verifier of the code_challenge' })),
     username: Type.Optional(Type.String()),
     password: Type.Optional(Type.String({ format: 'password' })),
     refresh_token: Type.Optional(Type.String()),
@@ -86,7 +95,7 @@ export function logoutSchema(method: 'GET' | 'POST'): FastifySchema {
 
 export const discoverySchema: FastifySchema = {
   tags: [TAG],
-  summary: 'OpenID Connect discovery document',
+  summary: 'OpenID Connect discovery document (absolute URLs; see oauthOptions.issuer and externalURL)',
   operationId: 'OIDCDiscovery',
   security: [],
   response: { 200: AnyObject },
@@ -100,9 +109,74 @@ export const keysSchema: FastifySchema = {
   response: { 200: Type.Object({ keys: Type.Array(AnyObject) }) },
 };
 
-export const userInfoSchema: FastifySchema = {
+export function userInfoSchema(method: 'GET' | 'POST'): FastifySchema {
+  return {
+    tags: [TAG],
+    summary:
+      "OpenID Connect UserInfo: claims of the bearer token's user (sub, name, preferred_username, email)",
+    operationId: `UserInfo${method === 'GET' ? '' : 'Post'}`,
+    response: { 200: AnyObject },
+  };
+}
+
+const AuthorizeParams = Type.Object({
+  response_type: Type.String({ description: 'code; token only for a client with allowImplicitGrant' }),
+  client_id: Type.String(),
+  redirect_uri: Type.Optional(
+    Type.String({
+      description: 'must equal a registered redirect URI; optional when the client has exactly one',
+    }),
+  ),
+  scope: Type.Optional(
+    Type.String({ description: 'space-separated; openid adds an ID token to the code exchange' }),
+  ),
+  state: Type.Optional(Type.String({ description: 'returned unchanged with the code, token or error' })),
+  nonce: Type.Optional(Type.String({ description: 'copied into the ID token' })),
+  code_challenge: Type.Optional(
+    Type.String({ description: 'PKCE (RFC 7636); required for clients without a secret' }),
+  ),
+  code_challenge_method: Type.Optional(Type.Literal('S256')),
+  prompt: Type.Optional(Type.Union([Type.Literal('none'), Type.Literal('login')])),
+});
+
+export function authorizeSchema(method: 'GET' | 'POST'): FastifySchema {
+  return {
+    tags: [TAG],
+    summary:
+      'OAuth 2.0 / OpenID Connect authorization endpoint (code flow with PKCE S256; implicit where enabled)',
+    description:
+      'Signed in by a bearer token, Basic credentials or a sign-in session: 302 to the redirect URI with code (or, ' +
+      'implicit, a fragment with access_token) and state. Otherwise 200 with the sign-in page. An unknown client or ' +
+      'unregistered redirect URI is a 400 page (JSON unless Accept names text/html), never a redirect; later errors ' +
+      'are 302 to the redirect URI with error, error_description and state.',
+    operationId: `Authorize${method === 'GET' ? '' : 'Post'}`,
+    ...(method === 'GET' ? { querystring: AuthorizeParams } : { consumes: FORM, body: AuthorizeParams }),
+    security: [],
+    response: {
+      200: Type.String({ description: 'the sign-in page (text/html)' }),
+      302: Type.Null({ description: 'redirect to the client' }),
+      400: OAuthErrorBody,
+    },
+  };
+}
+
+export const signInSchema: FastifySchema = {
   tags: [TAG],
-  summary: 'Claims of the calling user',
-  operationId: 'UserInfo',
-  response: { 200: AnyObject },
+  summary:
+    "The sign-in page's form (same origin only; CSRF token bound to the pending authorization and a cookie)",
+  operationId: 'SignIn',
+  consumes: FORM,
+  security: [],
+  body: Type.Object({
+    pending: Type.String(),
+    csrf: Type.String(),
+    username: Type.String(),
+    password: Type.String({ format: 'password' }),
+  }),
+  response: {
+    302: Type.Null({ description: 'signed in: redirect to the client with its code or token' }),
+    400: Type.String({ description: 'the sign-in page again, with the error' }),
+    403: Type.String({ description: 'cross-site or stale form' }),
+    429: Type.String({ description: 'too many failures' }),
+  },
 };

@@ -1,5 +1,5 @@
 // The OAuth unit assembled over the given token store: clients, users (cache + admin bootstrap), login records, JWT
-// key, ClusterConfiguration watch (the user and login-record controllers run under the Lease, controllers/).
+// key, ID-token signing key, the authorization flow, ClusterConfiguration watch (the user and login-record controllers run under the Lease, controllers/).
 // `startOAuth` returns at once; `ready` resolves when logins can be served.
 import type { Logger } from 'pino';
 import type { AuthenticationOptions, KubeSphereConfig } from '../../config/index.ts';
@@ -11,11 +11,13 @@ import { Users } from '../iam/users.ts';
 import { bootstrapAdmin } from '../iam/users-bootstrap.ts';
 import type { UserInfo } from '../request.ts';
 import { PasswordAuthenticator } from './authenticator.ts';
+import { AuthorizationFlow, ID_TOKEN_MAX_TTL_MS } from './authorization-flow.ts';
 import { BasicAuthenticator } from './basic.ts';
 import { ClientRegistry } from './clients.ts';
 import { type ClusterConfigurationWatch, watchClusterConfiguration } from './clusterconfig.ts';
 import { TokenIssuer } from './jwt.ts';
 import { resolveJwtSecret } from './jwtsecret.ts';
+import { configuredKeyPem, resolveSigningKeys, type SigningKeys } from './signing-keys.ts';
 import type { TokenStore } from './store/index.ts';
 import { TokenService } from './tokens.ts';
 import { VerifiedCredentials } from './verified-credentials.ts';
@@ -27,6 +29,10 @@ export interface OAuthService {
   recorder: LoginRecorder;
   /** Set once ready. */
   tokens?: TokenService;
+  /** The ID-token signing key and the JWKS; set once ready. */
+  keys?: SigningKeys;
+  /** /oauth/authorize, the sign-in page and the code exchange (and the seam identity providers use). */
+  flow: AuthorizationFlow;
   passwords: PasswordAuthenticator;
   /** HTTP Basic credentials on API calls. */
   basic: BasicAuthenticator;
@@ -69,12 +75,34 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     warned = now;
   };
   warnDefaultClient();
+  let wildcardWarned = false;
+  const warnWildcard = () => {
+    const on = options().oauthOptions.allowWildcardRedirectURIs;
+    if (on && !wildcardWarned) {
+      logger.warn(
+        'allowWildcardRedirectURIs is on: a client redirectURIs entry "*" lets /oauth/authorize send codes and tokens to any URL',
+      );
+    }
+    wildcardWarned = on;
+  };
+  warnWildcard();
   const unsubscribe = ctx.config.onChange((next) => {
     clients.replace(next.authentication.oauthOptions.clients);
     warnDefaultClient();
+    warnWildcard();
   });
 
+  const flow = new AuthorizationFlow({
+    store,
+    users,
+    clients,
+    passwords,
+    options,
+    issuance: () =>
+      service.tokens && service.keys ? { tokens: service.tokens, keys: service.keys } : undefined,
+  });
   const service: OAuthService = {
+    flow,
     clients,
     store,
     users,
@@ -105,6 +133,12 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
       issuer: () => options().oauthOptions.issuer,
       clockSkewMs: () => options().maximumClockSkew,
     });
+    service.keys = await resolveSigningKeys(
+      configuredKeyPem(base.authentication.oauthOptions),
+      rest,
+      logger,
+      ID_TOKEN_MAX_TTL_MS + base.authentication.maximumClockSkew,
+    );
     service.tokens = new TokenService(issuer, store, users, options);
     if (!(await users.start().waitForSync(SYNC_WAIT_MS)))
       throw new Error('the user cache has not synced yet');

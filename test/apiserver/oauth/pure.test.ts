@@ -127,6 +127,7 @@ test('client registry: exact match only, empty secrets never match, live replace
     redirectURIs: [],
     grantMethod: 'auto' as const,
     respondWithChallenges: false,
+    allowImplicitGrant: false,
     scopeRestrictions: [],
   };
   reg.replace([

@@ -1,0 +1,374 @@
+// The authorization-code flow (and the implicit one where a client enables it): /oauth/authorize, the sign-in page's
+// POST /oauth/sign-in, and the code exchange of the token endpoint. Who the user is comes from, in order: a bearer
+// token or Basic credentials on the request (KubeSphere's console sends its token), a sign-in session cookie, or the
+// sign-in page (password, or an external identity provider through the seam below).
+//
+// The seam for identity providers (./idp/): `setSignInButtons` supplies the page's buttons, each linking to the
+// provider's start URL with the pending authorization's id; when the provider's login finishes as user U, its
+// callback calls `completeSignIn(request, reply, pendingId, U)`, which starts U's session and answers the client
+// exactly as a password sign-in does.
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthenticationOptions, OAuthClient } from '../../config/index.ts';
+import { type Clock, systemClock } from '../clock.ts';
+import type { UserObject, Users } from '../iam/users.ts';
+import type { ClientInfo, PasswordAuthenticator } from './authenticator.ts';
+import {
+  AuthorizePageError,
+  AuthorizeRedirectError,
+  type AuthorizeRequest,
+  parseAuthorizeRequest,
+  redirectWith,
+} from './authorize-request.ts';
+import type { ClientRegistry } from './clients.ts';
+import { AuthorizationCodes } from './codes.ts';
+import { credentialGeneration } from './credentials.ts';
+import { DESCRIPTIONS, invalidGrant, invalidRequest, OAuthError } from './errors.ts';
+import type { Form } from './form.ts';
+import { issueIdToken } from './id-token.ts';
+import { oidcEndpoints } from './oidc-issuer.ts';
+import {
+  CSRF_COOKIE,
+  cookieValue,
+  PENDING_TTL_MS,
+  SESSION_COOKIE,
+  SESSION_TTL_MS,
+  SignInState,
+  sameSecret,
+  setCookie,
+} from './sessions.ts';
+import { errorPage, pageHeaders, type SignInButton, signInPage } from './sign-in-page.ts';
+import type { SigningKeys } from './signing-keys.ts';
+import type { TokenStore } from './store/index.ts';
+import { TokenStoreUnavailableError } from './store/index.ts';
+import type { TokenResponse, TokenService } from './tokens.ts';
+
+/** ID tokens live as long as the client's access tokens, and never longer than this (0 = this). */
+export const ID_TOKEN_MAX_TTL_MS = 24 * 3_600_000;
+
+export type SignInButtons = (pendingId: string) => SignInButton[];
+
+export interface FlowDeps {
+  store: TokenStore;
+  users: Users;
+  clients: ClientRegistry;
+  passwords: PasswordAuthenticator;
+  options: () => AuthenticationOptions;
+  /** Set once token issuance is ready. */
+  issuance: () => { tokens: TokenService; keys: SigningKeys } | undefined;
+  clock?: Clock;
+}
+
+/** scheme://host[:port] this request was sent to ('' when the Host header is not a valid host). */
+export function ownOrigin(request: FastifyRequest): string {
+  try {
+    return new URL(`${request.protocol}://${request.headers.host ?? ''}`).origin;
+  } catch {
+    return '';
+  }
+}
+
+export function clientInfo(request: FastifyRequest): ClientInfo {
+  const ua = request.headers['user-agent'];
+  return {
+    sourceIP: request.socket.remoteAddress ?? request.ip,
+    userAgent: typeof ua === 'string' ? ua : '',
+  };
+}
+
+const SIGN_IN_MESSAGES: Record<string, string> = {
+  [DESCRIPTIONS.incorrectPassword]: 'Incorrect username or password.',
+  [DESCRIPTIONS.notActive]: 'This account cannot sign in.',
+};
+
+export class AuthorizationFlow {
+  private buttons: SignInButtons = () => [];
+  readonly state: SignInState;
+  private readonly codes: AuthorizationCodes;
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: FlowDeps) {
+    this.state = new SignInState(deps.store, deps.users);
+    this.codes = new AuthorizationCodes(deps.store);
+    this.clock = deps.clock ?? systemClock;
+  }
+
+  /** Seam for identity providers: the buttons of the sign-in page, for the pending authorization `pendingId`. */
+  setSignInButtons(buttons: SignInButtons): void {
+    this.buttons = buttons;
+  }
+
+  /** GET and POST /oauth/authorize. `raw`: the query (GET) or the form (POST; the query is then ignored). */
+  async authorize(request: FastifyRequest, reply: FastifyReply, raw: Record<string, unknown>) {
+    const oauthOptions = this.deps.options().oauthOptions;
+    let req: AuthorizeRequest;
+    try {
+      req = parseAuthorizeRequest(raw, this.deps.clients, oauthOptions.allowWildcardRedirectURIs);
+    } catch (err) {
+      return this.answerError(request, reply, err);
+    }
+    try {
+      const issuance = this.ready();
+      if (request.user) {
+        const user = this.deps.users.get(request.user.name);
+        if (!user) throw new AuthorizeRedirectError(req, 'access_denied', 'the user no longer exists');
+        return await this.respond(request, reply, req, user, this.nowSeconds(), issuance);
+      }
+      if (req.prompt !== 'login') {
+        const found = await this.state.session(cookieValue(request.headers.cookie, SESSION_COOKIE));
+        if (found)
+          return await this.respond(request, reply, req, found.user, found.session.authTime, issuance);
+      }
+      if (req.prompt === 'none')
+        throw new AuthorizeRedirectError(req, 'login_required', 'the user is not signed in');
+      const { id, csrf } = await this.state.addPending(req);
+      reply.header('set-cookie', setCookie(CSRF_COOKIE, csrf, PENDING_TTL_MS, request.protocol === 'https'));
+      return this.page(
+        reply,
+        200,
+        signInPage({ clientId: req.clientId, pendingId: id, csrf, buttons: this.buttons(id) }),
+        req,
+      );
+    } catch (err) {
+      return this.answerError(request, reply, err);
+    }
+  }
+
+  /** POST /oauth/sign-in: the sign-in page's form. */
+  async signIn(request: FastifyRequest, reply: FastifyReply, form: Form) {
+    try {
+      if (!this.sameOrigin(request)) {
+        throw new AuthorizePageError(403, 'access_denied', 'the sign-in form was sent from another site');
+      }
+      const pendingId = form.get('pending') ?? '';
+      const pending = await this.state.pending(pendingId);
+      if (!pending) {
+        throw new AuthorizePageError(
+          400,
+          'invalid_request',
+          'this sign-in form has expired; start again from the application',
+        );
+      }
+      const csrf = form.get('csrf') ?? '';
+      if (
+        !sameSecret(csrf, pending.csrf) ||
+        !sameSecret(csrf, cookieValue(request.headers.cookie, CSRF_COOKIE))
+      ) {
+        throw new AuthorizePageError(
+          403,
+          'access_denied',
+          'the sign-in form is not valid for this browser; start again from the application',
+        );
+      }
+      const username = form.get('username') ?? '';
+      let user: UserObject;
+      try {
+        // The password grant's own check: lockout, per-source throttling and login records.
+        user = await this.deps.passwords.authenticate(
+          username,
+          form.get('password') ?? '',
+          clientInfo(request),
+        );
+      } catch (err) {
+        if (!(err instanceof OAuthError)) throw err;
+        const message =
+          err.status === 429
+            ? 'Too many failed sign-in attempts. Try again later.'
+            : (SIGN_IN_MESSAGES[err.message] ?? 'Incorrect username or password.');
+        for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+        const html = signInPage({
+          clientId: pending.request.clientId,
+          pendingId,
+          csrf,
+          username,
+          error: message,
+          buttons: this.buttons(pendingId),
+        });
+        return this.page(reply, err.status === 429 ? 429 : 400, html, pending.request);
+      }
+      return await this.completeSignIn(request, reply, pendingId, user);
+    } catch (err) {
+      return this.answerError(request, reply, err);
+    }
+  }
+
+  /**
+   * Seam for identity providers: `user` has signed in for the pending authorization `pendingId`. Starts the user's
+   * sign-in session and answers the client (302 to its redirect URI), or an error page when the pending
+   * authorization is unknown or expired. Each pending authorization completes once.
+   */
+  async completeSignIn(request: FastifyRequest, reply: FastifyReply, pendingId: string, user: UserObject) {
+    try {
+      const issuance = this.ready();
+      const pending = await this.state.pending(pendingId);
+      if (!pending) {
+        throw new AuthorizePageError(
+          400,
+          'invalid_request',
+          'this sign-in has expired; start again from the application',
+        );
+      }
+      await this.state.endPending(pendingId);
+      const now = this.clock.now();
+      const session = await this.state.createSession(user, now);
+      const secure = request.protocol === 'https';
+      reply.header('set-cookie', [
+        setCookie(SESSION_COOKIE, session, SESSION_TTL_MS, secure),
+        setCookie(CSRF_COOKIE, '', 0, secure),
+      ]);
+      return await this.respond(request, reply, pending.request, user, Math.floor(now / 1000), issuance);
+    } catch (err) {
+      return this.answerError(request, reply, err);
+    }
+  }
+
+  /** Ends the browser's sign-in session, if any (logout); returns its user's name. */
+  async endSession(request: FastifyRequest, reply: FastifyReply): Promise<string | undefined> {
+    const id = cookieValue(request.headers.cookie, SESSION_COOKIE);
+    if (!id) return undefined;
+    const found = await this.state.session(id);
+    await this.state.endSession(id);
+    reply.header('set-cookie', setCookie(SESSION_COOKIE, '', 0, request.protocol === 'https'));
+    return found?.session.username;
+  }
+
+  /** The token endpoint's `authorization_code` grant (and KubeSphere's `code`). */
+  async exchange(form: Form, client: OAuthClient): Promise<TokenResponse & { id_token?: string }> {
+    const code = form.get('code') ?? '';
+    if (!code) throw invalidRequest('code is required');
+    const { tokens, keys } = this.ready();
+    const grant = await this.codes.redeem(code, {
+      clientId: client.name,
+      redirectUri: form.get('redirect_uri'),
+      codeVerifier: form.get('code_verifier'),
+    });
+    const user = this.deps.users.get(grant.username);
+    if (!user || user.metadata.uid !== grant.uid || credentialGeneration(user) !== grant.cred) {
+      throw invalidGrant("invalid authorization code: the user's credentials have changed; sign in again");
+    }
+    if (user.status?.state === 'Disabled') throw invalidGrant(DESCRIPTIONS.notActive);
+    const body: TokenResponse & { id_token?: string } = await tokens.issue(user, client);
+    if (grant.scopes.includes('openid')) {
+      body.id_token = await issueIdToken(
+        keys,
+        { username: user.metadata.name, email: user.spec?.email },
+        {
+          issuer: grant.issuer,
+          clientId: client.name,
+          nonce: grant.nonce,
+          authTime: grant.authTime,
+          ttlMs: this.idTokenTtl(client),
+        },
+        this.clock.now(),
+      );
+    }
+    return body;
+  }
+
+  idTokenTtl(client: OAuthClient): number {
+    const access = client.accessTokenMaxAge ?? this.deps.options().oauthOptions.accessTokenMaxAge;
+    return access > 0 ? Math.min(access, ID_TOKEN_MAX_TTL_MS) : ID_TOKEN_MAX_TTL_MS;
+  }
+
+  /** 302 to the client with a code (code flow) or an access token (implicit flow, in the fragment). */
+  private async respond(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    req: AuthorizeRequest,
+    user: UserObject,
+    authTime: number,
+    issuance: { tokens: TokenService },
+  ) {
+    const client = this.deps.clients.get(req.clientId);
+    if (!client) throw new AuthorizePageError(400, 'invalid_client', 'the OAuth client was not found');
+    let params: Record<string, string>;
+    if (req.responseType === 'token') {
+      const t = await issuance.tokens.issue(user, client);
+      // No refresh token in a URL fragment (RFC 6749 4.2.2).
+      params = { access_token: t.access_token, token_type: t.token_type, expires_in: String(t.expires_in) };
+    } else {
+      const code = await this.codes.issue({
+        username: user.metadata.name,
+        uid: user.metadata.uid,
+        cred: credentialGeneration(user),
+        clientId: client.name,
+        redirectUri: req.redirectUri,
+        redirectUriGiven: req.redirectUriGiven,
+        codeChallenge: req.codeChallenge,
+        nonce: req.nonce,
+        scopes: req.scopes,
+        authTime,
+        issuer: oidcEndpoints(this.deps.options().oauthOptions, ownOrigin(request)).issuer,
+      });
+      params = { code };
+    }
+    return reply
+      .code(302)
+      .header('cache-control', 'no-store')
+      .header('location', redirectWith(req, params))
+      .send();
+  }
+
+  private ready(): { tokens: TokenService; keys: SigningKeys } {
+    const issuance = this.deps.issuance();
+    if (!issuance) {
+      throw new OAuthError(503, 'temporarily_unavailable', 'token issuance is starting; retry shortly', {
+        'retry-after': '2',
+      });
+    }
+    return issuance;
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock.now() / 1000);
+  }
+
+  /** A form POST must come from kapiserver's own page: Origin (or, without it, Referer) of this origin. */
+  private sameOrigin(request: FastifyRequest): boolean {
+    const own = ownOrigin(request);
+    const origin = request.headers.origin;
+    if (typeof origin === 'string') return origin === own;
+    const referer = request.headers.referer;
+    return typeof referer === 'string' && URL.canParse(referer) && new URL(referer).origin === own;
+  }
+
+  private page(reply: FastifyReply, status: number, html: string, req?: AuthorizeRequest) {
+    const target = req && URL.canParse(req.redirectUri) ? new URL(req.redirectUri).origin : undefined;
+    return reply
+      .code(status)
+      .headers(pageHeaders(target && target !== 'null' ? target : undefined))
+      .send(html);
+  }
+
+  /** Errors before the redirect URI is trusted: a page for browsers, else JSON; after: a redirect to the client. */
+  private answerError(request: FastifyRequest, reply: FastifyReply, err: unknown) {
+    if (err instanceof AuthorizeRedirectError) {
+      const location = redirectWith(err.request, { error: err.error, error_description: err.message });
+      return reply.code(302).header('cache-control', 'no-store').header('location', location).send();
+    }
+    let status: number;
+    let error: string;
+    let description: string;
+    if (err instanceof AuthorizePageError || err instanceof OAuthError) {
+      status = err.status;
+      error = err.error;
+      description = err.message;
+      if (err instanceof OAuthError) for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+    } else if (err instanceof TokenStoreUnavailableError) {
+      [status, error, description] = [
+        503,
+        'temporarily_unavailable',
+        'the token store is unavailable; retry shortly',
+      ];
+      reply.header('retry-after', '5');
+    } else {
+      throw err;
+    }
+    const accept = request.headers.accept ?? '';
+    if (accept.includes('text/html')) return this.page(reply, status, errorPage(error, description));
+    return reply
+      .code(status)
+      .header('cache-control', 'no-store')
+      .type('application/json')
+      .send(JSON.stringify({ error, error_description: description }));
+  }
+}
