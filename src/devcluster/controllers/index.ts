@@ -4,6 +4,7 @@ import { notFound } from '../../k8s/status.ts';
 import type { Registry } from '../registry.ts';
 import type { Rest } from '../rest.ts';
 import type { Store } from '../store.ts';
+import { cronJobController } from './cronjob.ts';
 import { daemonSetController } from './daemonset.ts';
 import { deploymentController } from './deployment.ts';
 import { type Controller, type ControllerContext, ControllerManager, type IndexReads } from './framework.ts';
@@ -30,6 +31,7 @@ function allControllers(ctx: ControllerContext): Controller[] {
     jobController,
     statefulSetController,
     daemonSetController(ctx),
+    cronJobController,
   ];
 }
 

@@ -1,5 +1,6 @@
 // Workload kinds: Deployments, ReplicaSets, StatefulSets, DaemonSets (selector and template checks), Jobs, CronJobs.
 import type { StatusCause } from '../../k8s/status.ts';
+import { parseSchedule } from '../cron-schedule.ts';
 import { isObj } from '../meta.ts';
 import type { Obj } from '../store.ts';
 import { defaultPodSpec, defaultTemplate, validatePodSpec } from './pod-spec.ts';
@@ -142,6 +143,19 @@ export const cronJobStrategy = strategy({
     const spec = isObj(o.spec) ? o.spec : {};
     if (typeof spec.schedule !== 'string' || spec.schedule.trim() === '')
       return [{ reason: 'FieldValueRequired', message: 'Required value', field: 'spec.schedule' }];
+    const timeZone = typeof spec.timeZone === 'string' ? spec.timeZone : undefined;
+    try {
+      parseSchedule(spec.schedule, timeZone);
+    } catch (err) {
+      const zone = (err as Error).message.startsWith('unknown time zone');
+      return [
+        {
+          reason: 'FieldValueInvalid',
+          message: `Invalid value: "${zone ? timeZone : spec.schedule}": ${(err as Error).message}`,
+          field: zone ? 'spec.timeZone' : 'spec.schedule',
+        },
+      ];
+    }
     return [];
   },
 });
