@@ -33,7 +33,8 @@ export function pageHeaders(formTarget?: string): Record<string, string> {
     'content-security-policy': `default-src 'none'; style-src ${STYLE_HASH}; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
     'x-frame-options': 'DENY',
     'x-content-type-options': 'nosniff',
-    'referrer-policy': 'no-referrer',
+    // same-origin, not no-referrer: with no-referrer a browser sends `Origin: null` on the form's POST.
+    'referrer-policy': 'same-origin',
     'cache-control': 'no-store',
   };
 }
