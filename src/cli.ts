@@ -6,7 +6,18 @@ import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { fail } from './fail.ts';
 
-export interface CliOptions {
+/** kube-apiserver's --oidc-* flags: the dev cluster trusts ID tokens from this issuer (see devcluster/oidc.ts). */
+export interface OidcFlags {
+  oidcIssuerUrl?: string;
+  oidcClientId?: string;
+  oidcUsernameClaim?: string;
+  oidcUsernamePrefix?: string;
+  oidcGroupsClaim?: string;
+  oidcGroupsPrefix?: string;
+  oidcCaFile?: string;
+}
+
+export interface CliOptions extends OidcFlags {
   bindAddress: string;
   port: number;
   securePort: number;
@@ -28,7 +39,7 @@ export interface CliOptions {
 }
 
 /** `kapiserver devcluster`'s options. */
-export interface DevClusterOptions {
+export interface DevClusterOptions extends OidcFlags {
   dataDir: string;
   bindAddress: string;
   port: number;
@@ -120,6 +131,60 @@ const LOG_LEVEL = {
 } as const;
 const HELP = { flag: 'help', short: 'h', option: 'help', help: 'print this help and exit' } as const;
 
+const OIDC_FLAGS: [flag: string, option: keyof OidcFlags, arg: string, help: string][] = [
+  [
+    'oidc-issuer-url',
+    'oidcIssuerUrl',
+    '<url>',
+    'trust ID tokens from this OIDC issuer (https), as kube-apiserver',
+  ],
+  ['oidc-client-id', 'oidcClientId', '<id>', 'the audience those ID tokens must have'],
+  ['oidc-username-claim', 'oidcUsernameClaim', '<claim>', 'claim naming the user (default sub)'],
+  [
+    'oidc-username-prefix',
+    'oidcUsernamePrefix',
+    '<prefix>',
+    'before user names (default <issuer># unless the claim is email; - for none)',
+  ],
+  ['oidc-groups-claim', 'oidcGroupsClaim', '<claim>', 'claim listing the groups'],
+  ['oidc-groups-prefix', 'oidcGroupsPrefix', '<prefix>', 'before group names'],
+  ['oidc-ca-file', 'oidcCaFile', '<file>', "CA bundle for the issuer (default: the system's)"],
+];
+
+/** The --oidc-* settings: the dev cluster's own, or kapiserver's --devcluster-oidc-* that it passes to its child. */
+function oidcSettings(forKapiserver: boolean): Setting<OidcFlags>[] {
+  return OIDC_FLAGS.map(([flag, option, arg, help]) =>
+    forKapiserver
+      ? {
+          flag: `devcluster-${flag}`,
+          env: `KAPISERVER_DEVCLUSTER_${flag.replaceAll('-', '_').toUpperCase()}`,
+          option,
+          arg,
+          help: `dev cluster: ${help}`,
+        }
+      : { flag, option, arg, help },
+  );
+}
+
+/** The child's --oidc-* arguments for what kapiserver was given. */
+export function oidcFlagArgs(o: OidcFlags): string[] {
+  return OIDC_FLAGS.flatMap(([flag, option]) =>
+    o[option] === undefined ? [] : [`--${flag}`, String(o[option])],
+  );
+}
+
+/** Refuses --oidc-* flags that cannot work, as kube-apiserver at start-up. */
+function checkOidcFlags(o: OidcFlags, prefix: string): void {
+  const given = OIDC_FLAGS.filter(([, option]) => o[option] !== undefined);
+  if (given.length === 0) return;
+  if (!o.oidcIssuerUrl)
+    throw new UsageError(`--${prefix}oidc-issuer-url is required with --${prefix}${given[0][0]}`);
+  if (!o.oidcClientId)
+    throw new UsageError(`--${prefix}oidc-client-id is required with --${prefix}oidc-issuer-url`);
+  if (!o.oidcIssuerUrl.startsWith('https://'))
+    throw new UsageError(`--${prefix}oidc-issuer-url must be an https URL`);
+}
+
 const SETTINGS: Setting<CliOptions>[] = [
   {
     flag: 'bind-address',
@@ -196,6 +261,7 @@ const SETTINGS: Setting<CliOptions>[] = [
     default: '6443',
     help: 'port of the embedded dev cluster, loopback only',
   },
+  ...oidcSettings(true),
   { ...LOG_LEVEL, env: 'KAPISERVER_LOG_LEVEL' },
   { flag: 'version', option: 'version', help: 'print the version and exit' },
   HELP,
@@ -229,6 +295,7 @@ const DEVCLUSTER_SETTINGS: Setting<DevClusterOptions>[] = [
     default: '6443',
     help: 'HTTPS port, 0 for any free port',
   },
+  ...oidcSettings(false),
   LOG_LEVEL,
   HELP,
 ];
@@ -344,11 +411,13 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   if (Boolean(cli.tlsCertFile) !== Boolean(cli.tlsPrivateKeyFile)) {
     throw new UsageError('--tls-cert-file and --tls-private-key-file must be given together');
   }
+  checkOidcFlags(cli, 'devcluster-');
   return cli;
 }
 
 /** `kapiserver devcluster`'s flags (it reads no environment). */
 export function parseDevClusterCli(argv: string[]): DevClusterOptions {
   const { configOverrides: _, ...options } = readSettings(DEVCLUSTER_SETTINGS, argv, {});
+  checkOidcFlags(options, '');
   return options as unknown as DevClusterOptions;
 }

@@ -66,6 +66,7 @@ export async function serve(cli: CliOptions, version: string): Promise<void> {
       port: cli.devclusterPort,
       logLevel: cli.logLevel,
       logger: logger.child({ component: 'devcluster' }),
+      oidc: cli,
     });
     cluster = ClusterConnection.fromFile(devcluster.kubeconfigPath, logger);
     logger.info(

@@ -6,6 +6,7 @@
 // meanwhile): restarting keeps the KubeSphere APIs up after one bad request, which exiting would turn into an outage.
 import { type ChildProcess, spawn } from 'node:child_process';
 import type { Logger } from 'pino';
+import { type OidcFlags, oidcFlagArgs } from '../cli.ts';
 
 /** What the child reports over IPC once, at start. */
 export type ChildMessage =
@@ -20,6 +21,8 @@ export interface DevClusterChildOptions {
   port: number;
   logLevel: string;
   logger: Logger;
+  /** OIDC issuer the dev cluster trusts (kapiserver's --devcluster-oidc-* flags). */
+  oidc?: OidcFlags;
 }
 
 export interface DevClusterChild {
@@ -63,6 +66,7 @@ function launch(opts: DevClusterChildOptions, port: number): Launched {
     String(port),
     '--log-level',
     opts.logLevel,
+    ...oidcFlagArgs(opts.oidc ?? {}),
   ];
   // kapiserver's own secrets are none of the dev cluster's business.
   const env = { ...process.env };

@@ -35,6 +35,17 @@ export async function runDevClusterCli(argv: string[]): Promise<void> {
       port,
       logger,
       lockWaitMs: supervised ? SUPERVISED_LOCK_WAIT_MS : 0,
+      oidc: options.oidcIssuerUrl
+        ? {
+            issuerUrl: options.oidcIssuerUrl,
+            clientId: options.oidcClientId ?? '',
+            usernameClaim: options.oidcUsernameClaim,
+            usernamePrefix: options.oidcUsernamePrefix,
+            groupsClaim: options.oidcGroupsClaim,
+            groupsPrefix: options.oidcGroupsPrefix,
+            caFile: options.oidcCaFile,
+          }
+        : undefined,
     });
   } catch (err) {
     const message = (err as Error).message;

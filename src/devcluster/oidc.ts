@@ -50,6 +50,7 @@ export class OidcAuthenticator {
   constructor(
     private readonly opts: OidcOptions,
     private readonly logger?: Logger,
+    private readonly now: () => number = Date.now,
   ) {
     checkOidcOptions(opts);
     this.ca = opts.caFile ? readFileSync(opts.caFile, 'utf8') : undefined;
@@ -79,7 +80,7 @@ export class OidcAuthenticator {
     try {
       return (await jwtVerify(token, keys, options)).payload;
     } catch (err) {
-      const stale = Date.now() - this.fetchedAt >= REFETCH_COOLDOWN_MS;
+      const stale = this.now() - this.fetchedAt >= REFETCH_COOLDOWN_MS;
       if (!(err instanceof errors.JWKSNoMatchingKey) || !stale) throw err;
       return (await jwtVerify(token, await this.load(), options)).payload;
     }
@@ -97,7 +98,7 @@ export class OidcAuthenticator {
         if (typeof discovery.jwks_uri !== 'string') throw new Error('discovery document has no jwks_uri');
         const jwks = await this.getJson(discovery.jwks_uri);
         this.keys = createLocalJWKSet(jwks as unknown as Parameters<typeof createLocalJWKSet>[0]);
-        this.fetchedAt = Date.now();
+        this.fetchedAt = this.now();
         return this.keys;
       } finally {
         this.loading = undefined;
