@@ -26,6 +26,9 @@ const PATH_POLICIES: readonly PathPolicy[] = [
   // Without credentials it shows the sign-in page; a bearer token sent (KubeSphere's console) is checked and used.
   { path: '/oauth/authorize', credentialsOptional: true },
   { path: '/oauth/sign-in', anonymous: true }, // the sign-in page's form: CSRF token and Origin checked
+  // Identity providers: the login form and the provider's redirect back carry no token.
+  { path: '/oauth/login/', anonymous: true },
+  { path: '/oauth/callback/', anonymous: true },
   { path: '/oauth/logout', credentialsOptional: true }, // without a token there is nothing to revoke
   { path: '/oauth/', authorizationExempt: true },
   { path: '/healthz', anonymous: true, authorizationExempt: true, unaudited: true },

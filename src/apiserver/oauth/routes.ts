@@ -17,6 +17,7 @@ import {
   unsupportedGrantType,
 } from './errors.ts';
 import { type Form, formFields, parseBasicAuth, parseForm } from './form.ts';
+import { registerIdentityProviderRoutes } from './idp/routes.ts';
 import { logoutRedirectAllowed } from './logout-redirect.ts';
 import { discoveryDocument, oidcEndpoints } from './oidc-issuer.ts';
 import {
@@ -296,6 +297,8 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
     scope.post('/oauth/sign-in', formRoute(signInSchema), (request, reply) =>
       oauth.flow.signIn(request, reply, formOf(request)),
     );
+
+    registerIdentityProviderRoutes(scope, ctx, oauth);
   });
 }
 

@@ -15,6 +15,7 @@ import { AuthorizationFlow, ID_TOKEN_MAX_TTL_MS } from './authorization-flow.ts'
 import { BasicAuthenticator } from './basic.ts';
 import { ClientRegistry } from './clients.ts';
 import { type ClusterConfigurationWatch, watchClusterConfiguration } from './clusterconfig.ts';
+import { IdentityProviderRegistry } from './idp/registry.ts';
 import { TokenIssuer } from './jwt.ts';
 import { resolveJwtSecret } from './jwtsecret.ts';
 import { configuredKeyPem, resolveSigningKeys, type SigningKeys } from './signing-keys.ts';
@@ -34,6 +35,8 @@ export interface OAuthService {
   /** /oauth/authorize, the sign-in page and the code exchange (and the seam identity providers use). */
   flow: AuthorizationFlow;
   passwords: PasswordAuthenticator;
+  /** Configured identity providers (LDAP, OIDC, GitHub), following configuration changes. */
+  identityProviders: IdentityProviderRegistry;
   /** HTTP Basic credentials on API calls. */
   basic: BasicAuthenticator;
   /** Resolves when CRDs, the JWT key and the user cache are in place (rejects only on close). */
@@ -59,6 +62,11 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
   const users = new Users(rest, cache);
   const recorder = new LoginRecorder(rest, logger);
   const passwords = new PasswordAuthenticator(users, store, recorder, options, logger);
+  // Throws at start-up naming the bad field of a provider entry.
+  const identityProviders = new IdentityProviderRegistry(
+    base.authentication.oauthOptions.identityProviders,
+    logger,
+  );
   const basic = new BasicAuthenticator(users, passwords, new VerifiedCredentials(store));
   let ready = false;
   let closed = false;
@@ -88,6 +96,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
   warnWildcard();
   const unsubscribe = ctx.config.onChange((next) => {
     clients.replace(next.authentication.oauthOptions.clients);
+    identityProviders.replace(next.authentication.oauthOptions.identityProviders);
     warnDefaultClient();
     warnWildcard();
   });
@@ -108,6 +117,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     users,
     recorder,
     passwords,
+    identityProviders,
     basic,
     ready: Promise.resolve(),
     isReady: () => ready,
@@ -120,6 +130,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
       closed = true;
       for (const w of watches) w.close();
       unsubscribe();
+      await identityProviders.close();
       await recorder.flush();
       await store.close();
     },
