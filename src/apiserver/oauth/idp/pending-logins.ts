@@ -16,6 +16,8 @@ export interface PendingLogin {
   provider: string;
   nonce: string;
   codeVerifier: string;
+  /** The pending /oauth/authorize request this sign-in continues (the sign-in page's button), if any. */
+  authorization?: string;
 }
 
 const random = () => randomBytes(32).toString('base64url');
@@ -24,9 +26,12 @@ const s256 = (v: string) => createHash('sha256').update(v).digest('base64url');
 export class PendingLogins {
   constructor(private readonly store: TokenStore) {}
 
-  async begin(provider: string): Promise<{ state: string; nonce: string; codeChallenge: string }> {
+  async begin(
+    provider: string,
+    authorization?: string,
+  ): Promise<{ state: string; nonce: string; codeChallenge: string }> {
     const state = random();
-    const pending: PendingLogin = { provider, nonce: random(), codeVerifier: random() };
+    const pending: PendingLogin = { provider, nonce: random(), codeVerifier: random(), authorization };
     await this.store.putRecord(KIND, state, JSON.stringify(pending), PENDING_LOGIN_TTL_MS);
     return { state, nonce: pending.nonce, codeChallenge: s256(pending.codeVerifier) };
   }

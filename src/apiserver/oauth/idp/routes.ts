@@ -19,6 +19,8 @@ import { callbackSchema, passwordLoginSchema, redirectLoginSchema } from './sche
 import { ProviderLoginThrottle } from './throttle.ts';
 import { IdentityMapper } from './user-mapping.ts';
 
+/** Ids of pending authorizations are short random strings; anything long is not one. */
+const MAX_ID_LENGTH = 256;
 /** No client of its own: TokenService.issue then applies the global lifetimes (it reads only the lifetimes). */
 const NO_CLIENT = Object.freeze({ name: '' }) as OAuthClient;
 
@@ -90,20 +92,36 @@ export function registerIdentityProviderRoutes(
     return err;
   }
 
-  async function signIn(
-    request: FastifyRequest,
-    provider: IdentityProvider,
-    user: UserObject,
-  ): Promise<TokenResponse> {
-    const body = await tokensOrUnavailable().issue(user, NO_CLIENT);
+  function recordSignIn(request: FastifyRequest, provider: IdentityProvider, user: UserObject): void {
     oauth.recorder.record(
       user,
       { success: true, reason: '', type: 'Token', provider: provider.name, ...clientInfo(request) },
       () => oauth.users.patchStatus(user.metadata.name, { lastLoginTime: kubeTime() }),
     );
+  }
+
+  /** KubeSphere's answer: the user's token pair. */
+  async function issueTokens(
+    request: FastifyRequest,
+    provider: IdentityProvider,
+    user: UserObject,
+  ): Promise<TokenResponse> {
+    const body = await tokensOrUnavailable().issue(user, NO_CLIENT);
+    recordSignIn(request, provider, user);
     ctx.metrics.tokenIssued('identity_provider', 'success');
     return body;
   }
+
+  // The sign-in page offers each redirect provider; its button carries the pending authorization to continue.
+  oauth.flow.setSignInButtons((pendingId) =>
+    registry
+      .list()
+      .filter((p) => p.kind === 'redirect')
+      .map((p) => ({
+        name: p.name,
+        href: `/oauth/login/${encodeURIComponent(p.name)}?pending=${encodeURIComponent(pendingId)}`,
+      })),
+  );
 
   scope.post(
     '/oauth/login/:idp',
@@ -144,7 +162,7 @@ export function registerIdentityProviderRoutes(
         throw logged(provider.name, err);
       }
       try {
-        return await signIn(request, provider, await mapper.userFor(provider.settings, identity));
+        return await issueTokens(request, provider, await mapper.userFor(provider.settings, identity));
       } catch (err) {
         throw logged(provider.name, err);
       }
@@ -159,7 +177,11 @@ export function registerIdentityProviderRoutes(
         `the identity provider "${provider.name}" takes a password: POST username and password`,
       );
     }
-    const start = await pending.begin(provider.name);
+    const { pending: authorization } = stringQuery(request.query);
+    if (authorization !== undefined && (authorization === '' || authorization.length > MAX_ID_LENGTH)) {
+      throw invalidRequest('pending is not a pending authorization');
+    }
+    const start = await pending.begin(provider.name, authorization);
     let location: string;
     try {
       location = await (provider as RedirectIdentityProvider).authorizeURL(start);
@@ -184,7 +206,10 @@ export function registerIdentityProviderRoutes(
     try {
       const login = await pending.take(provider.name, query.state ?? '', cookie(request, STATE_COOKIE));
       const identity = await provider.finish({ query, nonce: login.nonce, codeVerifier: login.codeVerifier });
-      return await signIn(request, provider, await mapper.userFor(provider.settings, identity));
+      const user = await mapper.userFor(provider.settings, identity);
+      if (login.authorization === undefined) return await issueTokens(request, provider, user);
+      recordSignIn(request, provider, user);
+      return await oauth.flow.completeSignIn(request, reply, login.authorization, user);
     } catch (err) {
       throw logged(provider.name, err);
     }

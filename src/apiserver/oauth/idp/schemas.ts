@@ -51,6 +51,13 @@ export const redirectLoginSchema: FastifySchema = {
   operationId: 'StartIdentityProviderLogin',
   security: [],
   params,
+  querystring: Type.Object({
+    pending: Type.Optional(
+      Type.String({
+        description: "the sign-in page's pending authorization, continued after the provider's login",
+      }),
+    ),
+  }),
   response: {
     302: Type.Null({ description: "Redirect to the provider's authorization endpoint" }),
     ...errors,
