@@ -163,23 +163,25 @@ const Auditing = Type.Object(
 );
 
 // KubeSphere's monitoring section: the Prometheus that monitoring.kubesphere.io/v1alpha3 answers from.
-const Monitoring = Type.Object({
-  endpoint: Type.Optional(
-    Type.String({
+const Monitoring = Type.Object(
+  {
+    endpoint: Type.String({
+      default: '',
       pattern: '^(https?://.+)?$',
       description:
         "Prometheus' base URL (http or https, optionally with user:password@); empty: not installed (configz " +
         'monitoring: false, every metric answers its error)',
     }),
-  ),
-});
+  },
+  { default: {} },
+);
 
 export const ConfigSchema = Type.Object({
   authentication: AuthenticationSchema,
   redis: Type.Optional(Redis),
   authorization: Authorization,
   auditing: Auditing,
-  monitoring: Type.Optional(Monitoring),
+  monitoring: Monitoring,
   // Read only for configs/configz (./components.ts); the sections stay in UNSERVED_SECTIONS.
   ...ComponentSections,
 });

@@ -6,12 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Json } from '../apiserver/kapis/helpers.ts';
 import { bearer, createUser, devRest, eventually, login } from '../helpers/oauth.ts';
-import {
-  freePort,
-  prometheusUnavailableReason,
-  startPrometheus,
-  type TestPrometheus,
-} from '../helpers/prometheus.ts';
+import { freePort } from '../helpers/ports.ts';
+import { prometheusUnavailableReason, startPrometheus, type TestPrometheus } from '../helpers/prometheus.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 
 const M = '/kapis/monitoring.kubesphere.io/v1alpha3';

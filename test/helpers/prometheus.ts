@@ -2,10 +2,10 @@
 // with a temporary storage directory, scraping the given targets every second, and stops it.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
+import { freePort } from './ports.ts';
 
 export const PROMETHEUS = '/usr/bin/prometheus';
 
@@ -43,18 +43,6 @@ export interface PrometheusOptions {
   port?: number;
   /** Recording rules, as Prometheus' rule file groups. */
   ruleGroups?: { name: string; rules: { record: string; expr: string }[] }[];
-}
-
-/** A loopback port free at the moment of the call. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startPrometheus(opts: PrometheusOptions): Promise<TestPrometheus> {

@@ -1,6 +1,6 @@
 // Starts a real, throw-away redis-server on a free loopback port (no persistence) for tests and benchmarks.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './ports.ts';
 
 export interface TestRedis {
   port: number;
@@ -18,17 +18,6 @@ export function redisUnavailableReason(): string | undefined {
     return 'redis-server is not installed (apt-get install -y redis-server); skipping the Redis token store run';
   }
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts redis-server on a free port, or on `port` (e.g. to bring a stopped one back where its clients look). */

@@ -16,7 +16,7 @@ export type Family =
   | 'scheduler';
 
 /** The components `components/{component}` serves. */
-export const COMPONENTS = ['etcd', 'apiserver', 'scheduler'] as const;
+export const COMPONENTS = ['etcd', 'apiserver', 'scheduler'] as const satisfies readonly Family[];
 
 const CATALOG: Record<Family, [name: string, template: string][]> = {
   cluster: [

@@ -5,6 +5,7 @@
 import { parseDuration } from '../../../config/duration.ts';
 import { badRequest } from '../../../k8s/status.ts';
 import { linearRegExp } from './linear-regexp.ts';
+import { isName, LABEL, SUBDOMAIN } from './schemas.ts';
 
 /** Prometheus refuses a range with more points per series than this (its own limit, 11,000). */
 export const MAX_POINTS = 11_000;
@@ -131,16 +132,12 @@ function positive(parameter: string, raw: string, fallback: number): number {
   return Number(raw);
 }
 
-/** A DNS-1123 subdomain (pods, nodes) or label (namespaces): the names Kubernetes allows. */
-export const SUBDOMAIN = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-export const LABEL = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 function namespacedResourcesOf(raw: string): { namespace: string; pod: string }[] {
   // KubeSphere trims a trailing `$` (the console ends every filter with one).
   const text = filterText('namespaced_resources_filter', raw).replace(/\$+$/, '');
   return text.split('|').map((pair) => {
     const [namespace, pod, extra] = pair.split('/');
-    if (extra !== undefined || !LABEL.test(namespace ?? '') || !SUBDOMAIN.test(pod ?? '')) {
+    if (extra !== undefined || !isName(LABEL, namespace ?? '') || !isName(SUBDOMAIN, pod ?? '')) {
       throw invalid('namespaced_resources_filter', `"${clip(pair)}" is not <namespace>/<pod>`);
     }
     return { namespace, pod };

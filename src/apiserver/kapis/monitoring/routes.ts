@@ -10,7 +10,7 @@ import type { ServerContext } from '../../context.ts';
 import { NAMESPACES } from '../../controllers/resources.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors } from '../schemas.ts';
-import { COMPONENTS, type Family, metricsOf } from './catalog.ts';
+import { COMPONENTS, metricsOf } from './catalog.ts';
 import { type MetricsQuery, parseMetricsQuery, type TimeWindow } from './params.ts';
 import { DEFAULT_PROMETHEUS_OPTIONS, PrometheusClient, type PrometheusOptions } from './prometheus.ts';
 import { expressionOf, type Scope, type WorkloadKind } from './promql.ts';
@@ -60,7 +60,7 @@ function workloadKind(raw: string): WorkloadKind {
   return kind;
 }
 
-function component(raw: string): Family {
+function component(raw: string): (typeof COMPONENTS)[number] {
   const found = COMPONENTS.find((c) => c === raw);
   if (!found)
     throw notFoundMessage(`component "${raw.slice(0, 64)}" not found (one of: ${COMPONENTS.join(', ')})`);
@@ -229,7 +229,7 @@ const ROUTES: MetricRoute[] = [
     summary: 'Metrics of a control-plane component (etcd, apiserver, scheduler)',
     operationId: 'GetComponentMetrics',
     query: QUERY.plain,
-    scope: (p) => ({ family: component(p.component) }) as Scope,
+    scope: (p) => ({ family: component(p.component) }),
   },
 ];
 

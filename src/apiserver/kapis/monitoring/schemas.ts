@@ -2,14 +2,19 @@
 // parameters (documented; ./params.ts parses them) and the answer's shape (documented).
 import Type, { type TSchema } from 'typebox';
 
-const subdomain = (description: string) =>
-  Type.String({
-    maxLength: 253,
-    pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
-    description,
-  });
-const label = (description: string) =>
-  Type.String({ maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', description });
+/** Kubernetes names (RFC 1123): a subdomain (nodes, pods, workloads) and a label (namespaces, containers). */
+export const SUBDOMAIN = {
+  maxLength: 253,
+  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$',
+};
+export const LABEL = { maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' };
+
+/** True when `name` is a Kubernetes name of that form. */
+export const isName = (form: typeof LABEL, name: string) =>
+  name.length <= form.maxLength && new RegExp(form.pattern).test(name);
+
+const subdomain = (description: string) => Type.String({ ...SUBDOMAIN, description });
+const label = (description: string) => Type.String({ ...LABEL, description });
 
 export const PATH_PARAMETERS: Record<string, TSchema> = {
   node: subdomain('Node name'),

@@ -8,6 +8,7 @@ import { after, test } from 'node:test';
 import { NOT_CONFIGURED } from '../../../../src/apiserver/kapis/monitoring/routes.ts';
 import { buildApiServer } from '../../../../src/apiserver/server.ts';
 import { configFromDocument } from '../../../../src/config/index.ts';
+import { freePort } from '../../../helpers/ports.ts';
 import { TEST_USER, testServerContext } from '../../../helpers/server-context.ts';
 
 const M = '/kapis/monitoring.kubesphere.io/v1alpha3';
@@ -60,15 +61,6 @@ async function serverWith(monitoring: Record<string, unknown> | undefined) {
     });
     return { status: res.statusCode, body: res.json() };
   };
-}
-
-/** A loopback port nothing listens on (just released). */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 const success = (resultType: string, result: unknown[]) => ({
@@ -260,7 +252,7 @@ test('Prometheus refusing a query, answering garbage, or down: 200, each metric 
   });
   assert.match(res.body.results[1].error, /HTTP status 502/);
 
-  const port = await closedPort();
+  const port = await freePort();
   const down = await serverWith({ endpoint: `http://127.0.0.1:${port}` });
   const answer = await down(`${M}/cluster?metrics_filter=cluster_cpu_total$`);
   assert.equal(answer.status, 200);
