@@ -148,7 +148,13 @@ export function oauthSuite(
       [
         { client_id: 'kubesphere', client_secret: 'kubesphere', grant_type: 'authorization_code' },
         400,
-        'unsupported_grant_type',
+        'invalid_request',
+        'code is required',
+      ],
+      [
+        { client_id: 'kubesphere', client_secret: 'kubesphere', grant_type: 'code', code: 'garbage' },
+        400,
+        'invalid_grant',
       ],
       [
         { client_id: 'kubesphere', client_secret: 'kubesphere', grant_type: 'password' },
