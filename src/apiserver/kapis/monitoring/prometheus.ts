@@ -16,7 +16,7 @@ export interface QueryData {
 }
 
 export interface PrometheusOptions {
-  /** Per query, from sending to the last byte of the answer. */
+  /** Per query, from the request (including any wait for a slot) to the last byte of the answer. */
   timeoutMs: number;
   /** Queries in flight at once, across all requests. */
   concurrency: number;
@@ -63,10 +63,13 @@ export class PrometheusClient {
 
   private call(path: string, form: Record<string, string>, expected: QueryData['resultType']) {
     const url = `${this.base}${path}`;
+    // The timeout counts from the request, so time spent waiting for a slot is part of it: no page waits longer.
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
     return this.limiter.run(async () => {
       let text: string;
       let status: number;
       try {
+        signal.throwIfAborted();
         const res = await fetch(url, {
           method: 'POST',
           headers: {
@@ -75,7 +78,7 @@ export class PrometheusClient {
           },
           body: new URLSearchParams(form).toString(),
           redirect: 'error',
-          signal: AbortSignal.timeout(this.options.timeoutMs),
+          signal,
         });
         status = res.status;
         text = await readCapped(res, this.options.maxResponseBytes);

@@ -47,6 +47,22 @@ test('at most `concurrency` queries are in flight at once; the rest wait and all
   assert.equal(most, 2);
 });
 
+test('a query still waiting for a slot when its time is up fails without being sent', async () => {
+  let received = 0;
+  const url = await serve((req) => {
+    received++;
+    req.resume();
+  });
+  const client = new PrometheusClient(url, { ...options, timeoutMs: 200, concurrency: 1 });
+  const results = await Promise.allSettled([client.query('first', 1), client.query('second', 1)]);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    ['rejected', 'rejected'],
+  );
+  assert.match(String((results[1] as PromiseRejectedResult).reason), /no answer within 0\.2s/);
+  assert.equal(received, 1, 'the second query never reached Prometheus');
+});
+
 test('an answer larger than the cap is an error, not buffered whole', async () => {
   const big = JSON.stringify({
     status: 'success',
