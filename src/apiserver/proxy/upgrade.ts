@@ -22,6 +22,7 @@ import { closeAfterResponse, endWithStatus, statusLine } from '../raw-response.t
 import type { RequestInfo, UserInfo } from '../request.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
 import { isUserRequest } from './user-filter.ts';
+import { serveUserWatch } from './user-watch-websocket.ts';
 
 /** From sending the request to the orchestrator's response head (connecting included). */
 const RESPONSE_HEAD_TIMEOUT_MS = 60_000;
@@ -49,13 +50,8 @@ function upgradeRefusal(req: IncomingMessage, info: RequestInfo): string | undef
     POD_STREAMS.has(info.subresource) &&
     (method === 'GET' || method === 'POST') &&
     (protocol === 'websocket' || protocol === 'spdy/3.1');
-  // Watches of users never tunnel: their events must pass the credential filter (user-filter.ts).
   const websocketWatch =
-    info.isResourceRequest &&
-    info.verb === 'watch' &&
-    method === 'GET' &&
-    protocol === 'websocket' &&
-    !isUserRequest(info);
+    info.isResourceRequest && info.verb === 'watch' && method === 'GET' && protocol === 'websocket';
   if (!podStream && !websocketWatch) {
     return 'only pods/exec, pods/attach and pods/portforward (SPDY/3.1 or WebSocket) and watches (WebSocket) can be upgraded';
   }
@@ -67,7 +63,12 @@ function upgradeRefusal(req: IncomingMessage, info: RequestInfo): string | undef
 }
 
 /** The request to the orchestrator, with kapiserver's credentials and TLS settings; not sent yet. */
-function upstreamRequest(ctx: ServerContext, req: IncomingMessage, user: UserInfo | undefined) {
+function upstreamRequest(
+  ctx: ServerContext,
+  req: IncomingMessage,
+  user: UserInfo | undefined,
+  keepUpgrade: boolean,
+) {
   const url = new URL(ctx.cluster.server);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const headers = forwardHeaders(
@@ -76,8 +77,10 @@ function upstreamRequest(ctx: ServerContext, req: IncomingMessage, user: UserInf
       authorization: ctx.cluster.authorization(),
       impersonate: ctx.config.current().authorization.impersonate ? user : undefined,
     },
-    { keepUpgrade: true },
+    { keepUpgrade },
   );
+  if (!keepUpgrade)
+    for (const name of Object.keys(headers)) if (name.startsWith('sec-websocket-')) delete headers[name];
   headers.host = url.host;
   delete headers['content-length'];
   const options = {
@@ -184,7 +187,9 @@ async function handleUpgrade(
   }
   if (socket.destroyed) return;
 
-  const upstream = upstreamRequest(ctx, req, chain.user);
+  // Watches of users never tunnel: their events must pass the credential filter (user-watch-websocket.ts).
+  const userWatch = isUserRequest(chain.info);
+  const upstream = upstreamRequest(ctx, req, chain.user, !userWatch);
   let answered = false;
   const answer = (code: number) => {
     answered = true;
@@ -196,6 +201,18 @@ async function handleUpgrade(
     RESPONSE_HEAD_TIMEOUT_MS,
   );
   socket.on('close', () => upstream.destroy());
+  upstream.on('error', (err) => {
+    clearTimeout(timer);
+    if (answered || socket.destroyed) return void socket.destroy();
+    ctx.logger.warn({ err: err.message }, 'upgrade: orchestrator request failed');
+    void ctx.cluster.probe();
+    endWithStatus(socket, serviceUnavailable('the cluster API server is unavailable; retry shortly'));
+    record(503);
+  });
+  if (userWatch) {
+    serveUserWatch(upstream, req, socket, head, { answered: answer, relay: (res) => relay(res, socket) });
+    return;
+  }
   upstream.on('upgrade', (res, upSocket: Duplex, upHead: Buffer) => {
     answer(101);
     if (socket.destroyed) return void upSocket.destroy();
@@ -205,14 +222,6 @@ async function handleUpgrade(
     answer(res.statusCode ?? 502);
     res.on('end', () => upstream.destroy());
     relay(res, socket);
-  });
-  upstream.on('error', (err) => {
-    clearTimeout(timer);
-    if (answered || socket.destroyed) return void socket.destroy();
-    ctx.logger.warn({ err: err.message }, 'upgrade: orchestrator request failed');
-    void ctx.cluster.probe();
-    endWithStatus(socket, serviceUnavailable('the cluster API server is unavailable; retry shortly'));
-    record(503);
   });
   upstream.end();
 }

@@ -8,6 +8,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import WebSocket from 'ws';
 import { hasKubectl, kubectlFor, NO_KUBECTL } from '../../helpers/kubectl.ts';
 import { createUser, eventually, login } from '../../helpers/oauth.ts';
 import { type KapisStack, startKapisStack } from '../kapis/helpers.ts';
@@ -249,47 +250,41 @@ test('/kapis users and members carry no credential, the last-applied annotation 
   }
 });
 
-test('a WebSocket watch of users is refused: it would tunnel past the filter', async () => {
-  const u = new URL(s.url);
-  const outcome = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = http.request({
-      host: u.hostname,
-      port: u.port,
-      path: `${IAM}/users?watch=1`,
-      headers: {
-        authorization: `Bearer ${uma}`,
-        connection: 'Upgrade',
-        upgrade: 'websocket',
-        'sec-websocket-version': '13',
-        'sec-websocket-key': Buffer.from('0123456789abcdef').toString('base64'),
-      },
+test('a WebSocket watch of users is served by kapiserver, one filtered event per message', async () => {
+  const url = `${s.url.replace(/^http/, 'ws')}${IAM}/users?watch=1`;
+  // Every existing user arrives as an ADDED event, each in its own text message, none with a credential.
+  const messages = await new Promise<string[]>((resolve, reject) => {
+    const got: string[] = [];
+    const ws = new WebSocket(url, { headers: { authorization: `Bearer ${uma}` } });
+    ws.on('message', (data, isBinary) => {
+      assert.equal(isBinary, false);
+      got.push(data.toString());
+      if (['admin', 'uma', 'applied'].every((n) => got.some((m) => m.includes(`"name":"${n}"`)))) {
+        ws.close();
+        resolve(got);
+      }
     });
-    req.on('upgrade', (res, socket) => {
-      let body = '';
-      socket.on('data', (d) => {
-        body += d.toString('latin1');
-      });
-      setTimeout(() => {
-        socket.destroy();
-        resolve({ status: res.statusCode ?? 0, body });
-      }, 1000);
-    });
-    req.on('response', (res) => {
-      let body = '';
-      res.on('data', (d) => {
-        body += d;
-      });
-      const done = () => resolve({ status: res.statusCode ?? 0, body });
-      res.on('end', done);
-      // A relayed watch would never end: what arrived within a second is enough to judge.
-      setTimeout(() => {
-        req.destroy();
-        done();
-      }, 1000);
-    });
-    req.on('error', reject);
-    req.end();
+    ws.on('error', reject);
+    const names = () => got.map((m) => JSON.parse(m).object?.metadata?.name);
+    setTimeout(() => reject(new Error(`only these events in 15 s: ${names()}`)), 15_000).unref();
   });
-  assertNoCredentials(outcome.body, 'WebSocket watch');
-  assert.equal(outcome.status, 400, outcome.body.slice(0, 300));
+  for (const m of messages) {
+    const event = JSON.parse(m);
+    assert.equal(event.type, 'ADDED');
+    assert.equal(event.object.kind, 'User');
+    assertNoCredentials(m, 'WebSocket watch event');
+  }
+  // Without credentials, or with the token in the query string (never read), the upgrade is refused with 401.
+  for (const target of [url, `${url}&access_token=${uma}`]) {
+    const status = await new Promise<number>((resolve, reject) => {
+      const ws = new WebSocket(target);
+      ws.on('unexpected-response', (_req, res) => {
+        resolve(res.statusCode ?? 0);
+        ws.terminate();
+      });
+      ws.on('open', () => reject(new Error('upgraded without credentials')));
+      ws.on('error', () => {});
+    });
+    assert.equal(status, 401, target.replace(uma, '<token>'));
+  }
 });
