@@ -1,0 +1,189 @@
+// Dev cluster workloads benchmark (loopback, bounded): with 1,000 nodes, the raw pod-create rate over HTTPS; the
+// time from creating a Deployment of 100 replicas to 100 pods created and to 100 Running; the pods per second the
+// controllers (and the scheduler and simulated kubelets) sustain for a 2,000-replica Deployment, as a ratio of the raw
+// rate measured in the same run; the RSS once 20,000 pods run. The dev cluster runs in this process (RSS includes
+// the small HTTPS client). A phase that never reaches Running (no simulated kubelet) reports null.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { startDevClusterInternal } from '../src/devcluster/index.ts';
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+const NODES = 1_000;
+const RAW_PODS = 1_000;
+const CONCURRENCY = 8;
+const SMALL = 100;
+const LARGE = 2_000;
+const TOTAL_RUNNING = 20_000;
+const PHASE_TIMEOUT_MS = 300_000;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'devcluster-workloads-bench-'));
+const dev = await startDevClusterInternal({ dataDir, port: 0, seedDemoData: false, historyLimit: 100_000 });
+const agent = new Agent({ keepAlive: true, maxSockets: 64, ca: dev.caPem });
+
+function call(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  return new Promise((resolve, reject) => {
+    const req = request(`${dev.url}${path}`, {
+      method,
+      agent,
+      headers: {
+        Authorization: `Bearer ${dev.token}`,
+        Accept: 'application/json',
+        ...(payload ? { 'Content-Type': 'application/json' } : {}),
+      },
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function must(method: string, path: string, body?: unknown): Promise<void> {
+  const r = await call(method, path, body);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+}
+
+/** Seconds until `cond` holds (polled every 10 ms), or null after the phase timeout. */
+async function secondsUntil(
+  cond: () => boolean,
+  since: number,
+  timeoutMs = PHASE_TIMEOUT_MS,
+): Promise<number | null> {
+  const deadline = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > deadline) return null;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  return Math.round((performance.now() - since) / 10) / 100;
+}
+
+const podsOf = (ns: string, app: string) =>
+  dev.store
+    .list('/pods', ns)
+    .filter((e) => ((e.obj.metadata as { labels?: Record<string, string> }).labels ?? {}).app === app);
+const running = (ns: string, app: string) =>
+  podsOf(ns, app).filter((e) => (e.obj.status as { phase?: string } | undefined)?.phase === 'Running').length;
+const deployment = (name: string, replicas: number) => ({
+  metadata: { name },
+  spec: {
+    replicas,
+    selector: { matchLabels: { app: name } },
+    template: {
+      metadata: { labels: { app: name } },
+      spec: { containers: [{ name: 'main', image: 'nginx' }] },
+    },
+  },
+});
+
+// 1,000 ready nodes (written in process: the set-up, not a measurement)
+const nodeDef = dev.rest.registry.find('', 'v1', 'nodes');
+if (!nodeDef) throw new Error('nodes not served');
+for (let i = 0; i < NODES; i++)
+  dev.rest.create(nodeDef, '', {
+    metadata: {
+      name: `node-${String(i).padStart(4, '0')}`,
+      labels: { 'kubernetes.io/hostname': `node-${i}` },
+    },
+    status: {
+      conditions: [{ type: 'Ready', status: 'True' }],
+      capacity: { cpu: '32', memory: '128Gi', pods: '110' },
+      allocatable: { cpu: '32', memory: '128Gi', pods: '110' },
+    },
+  });
+for (const ns of ['raw', 'work']) await must('POST', '/api/v1/namespaces', { metadata: { name: ns } });
+await dev.controllers.idle();
+
+// 1. raw pod-create rate: bare pods, no controller involved
+let next = 0;
+const t0 = performance.now();
+await Promise.all(
+  Array.from({ length: CONCURRENCY }, async () => {
+    while (next < RAW_PODS) {
+      const i = next++;
+      await must('POST', '/api/v1/namespaces/raw/pods', {
+        metadata: { name: `raw-${i}`, labels: { app: 'raw' } },
+        spec: { containers: [{ name: 'main', image: 'nginx' }] },
+      });
+    }
+  }),
+);
+const rawPodsPerSecond = Math.round(RAW_PODS / ((performance.now() - t0) / 1000));
+await dev.controllers.idle();
+
+// 2. a Deployment of 100 replicas: to created, to Running
+const t1 = performance.now();
+await must('POST', '/apis/apps/v1/namespaces/work/deployments', deployment('small', SMALL));
+const smallCreated = await secondsUntil(() => podsOf('work', 'small').length >= SMALL, t1);
+// Pods run only with simulated kubelets: without any Running pod after 30 s, the Running phases are skipped.
+const kubelets = (await secondsUntil(() => running('work', 'small') > 0, t1, 30_000)) !== null;
+const smallRunning = kubelets ? await secondsUntil(() => running('work', 'small') >= SMALL, t1) : null;
+
+// 3. sustained: a Deployment of 2,000 replicas
+const t2 = performance.now();
+await must('POST', '/apis/apps/v1/namespaces/work/deployments', deployment('large', LARGE));
+const largeCreated = await secondsUntil(() => podsOf('work', 'large').length >= LARGE, t2);
+const largeRunning =
+  largeCreated === null || !kubelets ? null : await secondsUntil(() => running('work', 'large') >= LARGE, t2);
+const rate = (n: number, s: number | null) => (s === null ? null : Math.round(n / s));
+const createdPerSecond = rate(LARGE, largeCreated);
+const runningPerSecond = rate(LARGE, largeRunning);
+
+// 4. RSS with 20,000 running pods
+let rssBytes: number | null = null;
+if (largeRunning !== null) {
+  const remaining = TOTAL_RUNNING - RAW_PODS - SMALL - LARGE;
+  for (let i = 0; i < Math.ceil(remaining / LARGE); i++)
+    await must(
+      'POST',
+      '/apis/apps/v1/namespaces/work/deployments',
+      deployment(`fill-${i}`, Math.min(LARGE, remaining - i * LARGE)),
+    );
+  const allRunning = () =>
+    dev.store
+      .list('/pods')
+      .filter((e) => (e.obj.status as { phase?: string } | undefined)?.phase === 'Running').length >=
+    TOTAL_RUNNING - RAW_PODS;
+  if ((await secondsUntil(allRunning, performance.now())) !== null) {
+    await dev.controllers.idle();
+    gc();
+    rssBytes = process.memoryUsage().rss;
+  }
+}
+
+const result = {
+  benchmark: 'devcluster-workloads',
+  nodes: NODES,
+  rawPodCreatesPerSecondHttps: rawPodsPerSecond,
+  deployment100: { secondsToCreated: smallCreated, secondsToRunning: smallRunning },
+  deployment2000: {
+    secondsToCreated: largeCreated,
+    secondsToRunning: largeRunning,
+    podsCreatedPerSecond: createdPerSecond,
+    podsRunningPerSecond: runningPerSecond,
+    createdRatioToRaw:
+      createdPerSecond === null ? null : Math.round((createdPerSecond / rawPodsPerSecond) * 100) / 100,
+    runningRatioToRaw:
+      runningPerSecond === null ? null : Math.round((runningPerSecond / rawPodsPerSecond) * 100) / 100,
+  },
+  rssMbWith20kRunningPods: rssBytes === null ? null : Math.round(rssBytes / 1024 / 1024),
+  storeWrites: dev.store.currentRv,
+};
+console.log(JSON.stringify(result, null, 2));
+console.log(
+  `devcluster-workloads: raw ${rawPodsPerSecond} pods/s; 100 replicas created ${smallCreated}s, Running ${smallRunning ?? 'n/a'}s; ` +
+    `2000 replicas ${createdPerSecond} pods/s created (x${result.deployment2000.createdRatioToRaw} raw), ` +
+    `${runningPerSecond ?? 'n/a'} pods/s Running (x${result.deployment2000.runningRatioToRaw ?? 'n/a'}); RSS 20k pods ${result.rssMbWith20kRunningPods ?? 'n/a'} MB`,
+);
+agent.destroy();
+await dev.close();
+rmSync(dataDir, { recursive: true, force: true });
