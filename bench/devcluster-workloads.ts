@@ -70,7 +70,7 @@ async function secondsUntil(
 const podsOf = (ns: string, app: string) =>
   dev.store
     .list('/pods', ns)
-    .filter((e) => ((e.obj.metadata as { labels?: Record<string, string> }).labels ?? {}).app === app);
+    .filter((e) => (e.obj.metadata as { labels?: Record<string, string> }).labels?.app === app);
 const running = (ns: string, app: string) =>
   podsOf(ns, app).filter((e) => (e.obj.status as { phase?: string } | undefined)?.phase === 'Running').length;
 const deployment = (name: string, replicas: number) => ({
