@@ -204,6 +204,19 @@ describe('Deployment and ReplicaSet controllers', { timeout: 120_000 }, () => {
     await until(() => settled('web') && replicaSets('web').length === 3, 'resumed rollout');
   });
 
+  it('a selector that does not match the template labels is a 422 Status, and nothing is created', async () => {
+    const body = deploymentBody('mismatch', 1);
+    (body.spec as Obj).selector = { matchLabels: { app: 'other' } };
+    const r = await devRequest(dev, 'POST', `/apis/apps/v1/namespaces/${NS}/deployments`, body);
+    assert.equal(r.status, 422, r.text);
+    assert.equal((r.body as Obj).kind, 'Status');
+    assert.equal(
+      (((r.body as Obj).details as Obj).causes as Obj[])[0].field,
+      'spec.template.metadata.labels',
+    );
+    assert.equal(dev.store.get('apps/deployments', NS, 'mismatch'), undefined);
+  });
+
   it('reports ProgressDeadlineExceeded when pods never become available', async () => {
     kubelet.stop();
     dev.rest.create(deployments(), NS, deploymentBody('stuck', 1, 'nginx', { progressDeadlineSeconds: 1 }));
