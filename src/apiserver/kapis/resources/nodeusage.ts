@@ -1,49 +1,14 @@
 // Requests and limits of the non-terminated pods on each node, kept incrementally from the pod informer's events,
 // so annotating a page of nodes costs O(page) instead of KubeSphere's walk over every pod per request.
-import type { Informer, KubeObject } from '../../cluster/index.ts';
-import { bytes, cpuMillis, formatBytes, formatCpu } from './quantity.ts';
 
-interface Usage {
-  cpuReq: number;
-  cpuLim: number;
-  memReq: number;
-  memLim: number;
-}
+import { type PodUsage, podUsage } from '../../../k8s/pod-resources.ts';
+import { bytes, cpuMillis, formatBytes, formatCpu } from '../../../k8s/quantity.ts';
+import type { Informer, KubeObject } from '../../cluster/index.ts';
 
 type Rec = Record<string, unknown>;
 
 function rec(v: unknown): Rec {
   return v && typeof v === 'object' ? (v as Rec) : {};
-}
-
-function containers(v: unknown): Rec[] {
-  return Array.isArray(v) ? (v as Rec[]) : [];
-}
-
-/** Kubernetes' PodRequestsAndLimits: sum of containers, at least the largest init container, plus overhead. */
-export function podUsage(pod: KubeObject): Usage {
-  const spec = rec(pod.spec);
-  const u: Usage = { cpuReq: 0, cpuLim: 0, memReq: 0, memLim: 0 };
-  for (const c of containers(spec.containers)) {
-    const r = rec(c.resources);
-    u.cpuReq += cpuMillis(rec(r.requests).cpu);
-    u.memReq += bytes(rec(r.requests).memory);
-    u.cpuLim += cpuMillis(rec(r.limits).cpu);
-    u.memLim += bytes(rec(r.limits).memory);
-  }
-  for (const c of containers(spec.initContainers)) {
-    const r = rec(c.resources);
-    u.cpuReq = Math.max(u.cpuReq, cpuMillis(rec(r.requests).cpu));
-    u.memReq = Math.max(u.memReq, bytes(rec(r.requests).memory));
-    u.cpuLim = Math.max(u.cpuLim, cpuMillis(rec(r.limits).cpu));
-    u.memLim = Math.max(u.memLim, bytes(rec(r.limits).memory));
-  }
-  const overhead = rec(spec.overhead);
-  u.cpuReq += cpuMillis(overhead.cpu);
-  u.memReq += bytes(overhead.memory);
-  if (u.cpuLim > 0) u.cpuLim += cpuMillis(overhead.cpu);
-  if (u.memLim > 0) u.memLim += bytes(overhead.memory);
-  return u;
 }
 
 function terminated(pod: KubeObject): boolean {
@@ -52,8 +17,8 @@ function terminated(pod: KubeObject): boolean {
 }
 
 export class NodeUsage {
-  private readonly pods = new Map<string, { node: string; usage: Usage }>();
-  private readonly nodes = new Map<string, Usage>();
+  private readonly pods = new Map<string, { node: string; usage: PodUsage }>();
+  private readonly nodes = new Map<string, PodUsage>();
 
   constructor(pods: Informer) {
     pods.addEventHandler({
@@ -64,7 +29,7 @@ export class NodeUsage {
   }
 
   /** Totals of a node (zeros when no pod runs there). */
-  of(node: string): Usage {
+  of(node: string): PodUsage {
     return this.nodes.get(node) ?? { cpuReq: 0, cpuLim: 0, memReq: 0, memLim: 0 };
   }
 
@@ -89,7 +54,7 @@ export class NodeUsage {
     this.add(old.node, old.usage, -1);
   }
 
-  private add(node: string, u: Usage, sign: 1 | -1): void {
+  private add(node: string, u: PodUsage, sign: 1 | -1): void {
     let t = this.nodes.get(node);
     if (!t) {
       t = { cpuReq: 0, cpuLim: 0, memReq: 0, memLim: 0 };

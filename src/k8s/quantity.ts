@@ -1,5 +1,5 @@
-// Kubernetes resource quantities, only as far as node annotations need them: parse cpu to millicores and memory
-// to bytes, and print sums back in Kubernetes' canonical style ("250m", "2", "384Mi", "1500M").
+// Kubernetes resource quantities, as far as node annotations and the dev cluster's scheduler need them: parse cpu
+// to millicores and memory to bytes, and print sums back in Kubernetes' canonical style ("250m", "2", "384Mi", "1500M").
 
 const BINARY: Record<string, number> = {
   Ki: 2 ** 10,
