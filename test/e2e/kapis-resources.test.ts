@@ -44,7 +44,8 @@ before(async () => {
   const web = await mk('/apis/apps/v1/namespaces/team-a/deployments', {
     metadata: { name: 'web', labels: { app: 'web' } },
     spec: {
-      replicas: 2,
+      // No replicas: the dev cluster's controllers would add pods beside the hand-written ones below.
+      replicas: 0,
       selector: { matchLabels: { app: 'web' } },
       template: {
         metadata: { labels: { app: 'web' } },
