@@ -4,8 +4,10 @@
 // redirected to an untrusted URI, and no bad request leaves anything usable behind.
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { createLocalJWKSet, jwtVerify } from 'jose';
+import pino from 'pino';
 import { bearer, devRest, login, postToken } from '../helpers/oauth.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 
@@ -443,6 +445,64 @@ describe('without credentials', () => {
     );
     const reused = await post({ origin: stack.url, cookie: `kapiserver_csrf=${csrf}` }, { ...creds, csrf });
     assert.equal(reused.status, 400, 'a pending authorization completes once');
+  });
+});
+
+describe('concurrency and opt-ins', () => {
+  test('two sign-ins racing on one pending authorization: exactly one completes', async () => {
+    const page = await authorize({ response_type: 'code', client_id: CONFIDENTIAL.id });
+    const pending = /name="pending" value="([^"]+)"/.exec(page.text)![1];
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page.text)![1];
+    const post = () =>
+      fetch(`${stack.url}/oauth/sign-in`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          origin: stack.url,
+          cookie: `kapiserver_csrf=${csrf}`,
+        },
+        body: new URLSearchParams({ pending, csrf, username: 'admin', password: stack.adminPassword }),
+      });
+    const statuses = (await Promise.all([post(), post(), post()])).map((r) => r.status).sort();
+    assert.deepEqual(statuses, [302, 400, 400]);
+  });
+
+  test("allowWildcardRedirectURIs honours '*' and is warned about at start", async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const wild = await startTestStack({
+      dev: stack.dev,
+      logger: pino({ level: 'warn' }, sink),
+      configDocument: {
+        authentication: {
+          oauthOptions: {
+            allowWildcardRedirectURIs: true,
+            clients: [{ name: 'kubesphere', secret: 'kubesphere', redirectURIs: ['*'] }],
+          },
+        },
+      },
+    });
+    try {
+      assert.ok(
+        lines.some((l) => l.includes('allowWildcardRedirectURIs is on')),
+        lines.join(''),
+      );
+      const admin = await login(wild, 'admin', stack.adminPassword); // the admin of the shared cluster
+      const res = await fetch(
+        `${wild.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: 'kubesphere', redirect_uri: 'https://anywhere.example/cb' })}`,
+        { redirect: 'manual', headers: bearer(admin) },
+      );
+      assert.equal(res.status, 302);
+      assert.match(res.headers.get('location') ?? '', /^https:\/\/anywhere\.example\/cb\?code=/);
+    } finally {
+      await wild.close();
+    }
   });
 });
 

@@ -6,6 +6,7 @@ import { bearer, createUser, login, postToken } from '../helpers/oauth.ts';
 import { redisUnavailableReason, startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 
+const CALLBACK = 'https://app.example.com/cb';
 const skip = redisUnavailableReason();
 if (skip) console.log(`# ${skip}`);
 const opts = skip ? { skip } : {};
@@ -22,6 +23,12 @@ before(async () => {
       adminPassword: 'Shared-Adm1n-Password',
       authenticateRateLimiterMaxTries: 3,
       authenticateRateLimiterDuration: '1m',
+      oauthOptions: {
+        clients: [
+          { name: 'kubesphere', secret: 'kubesphere' },
+          { name: 'webapp', secret: 'webapp-secret', redirectURIs: [CALLBACK] },
+        ],
+      },
     },
   };
   a = await startTestStack({ configDocument: doc });
@@ -123,5 +130,55 @@ test(
       ...form(),
     });
     assert.equal(refreshed.status, 400);
+  },
+);
+
+test(
+  'the authorization flow spans replicas: sign-in page on one, form and exchange on the other',
+  opts,
+  async () => {
+    const keysA = await (await fetch(`${a.url}/oauth/keys`)).json();
+    assert.deepEqual(await (await fetch(`${b.url}/oauth/keys`)).json(), keysA, 'one ID-token key set');
+    const page = await fetch(`${a.url}/oauth/authorize?response_type=code&client_id=webapp&scope=openid`);
+    const html = await page.text();
+    const pending = /name="pending" value="([^"]+)"/.exec(html)![1];
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)![1];
+    const signIn = await fetch(`${b.url}/oauth/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: b.url,
+        cookie: `kapiserver_csrf=${csrf}`,
+      },
+      body: new URLSearchParams({ pending, csrf, username: 'admin', password: 'Shared-Adm1n-Password' }),
+    });
+    assert.equal(signIn.status, 302);
+    const code = new URL(signIn.headers.get('location')!).searchParams.get('code')!;
+    const session = /kapiserver_session=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')![1];
+    const authorizeWithSession = (s: TestStack) =>
+      fetch(`${s.url}/oauth/authorize?response_type=code&client_id=webapp`, {
+        redirect: 'manual',
+        headers: { cookie: `kapiserver_session=${session}` },
+      });
+    assert.equal((await authorizeWithSession(a)).status, 302, 'the session made on b signs in on a');
+
+    const t = await postToken(a.url, {
+      grant_type: 'authorization_code',
+      code,
+      ...form('webapp', 'webapp-secret'),
+    });
+    assert.equal(t.status, 200, JSON.stringify(t.body));
+    assert.ok(t.body.id_token);
+    const again = await postToken(b.url, {
+      grant_type: 'authorization_code',
+      code,
+      ...form('webapp', 'webapp-secret'),
+    });
+    assert.equal(again.body.error, 'invalid_grant', 'used once, whichever replica is asked');
+    // The reuse revoked everything of the user, the session included, on both replicas.
+    assert.equal((await me(b, t.body.access_token as string)).status, 401);
+    const after = await authorizeWithSession(b);
+    assert.equal(after.status, 200, 'the sign-in page again');
   },
 );

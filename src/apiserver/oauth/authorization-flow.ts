@@ -200,14 +200,13 @@ export class AuthorizationFlow {
     try {
       const issuance = this.ready();
       const pending = await this.state.pending(pendingId);
-      if (!pending) {
+      if (!pending || !(await this.state.endPending(pendingId))) {
         throw new AuthorizePageError(
           400,
           'invalid_request',
           'this sign-in has expired; start again from the application',
         );
       }
-      await this.state.endPending(pendingId);
       const now = this.clock.now();
       const session = await this.state.createSession(user, now);
       const secure = request.protocol === 'https';
