@@ -20,7 +20,7 @@ import {
   writeObject,
   writeStatus,
 } from './framework.ts';
-import { isActive } from './pods.ts';
+import { adoptOrphans, isActive } from './pods.ts';
 import { RS } from './replicaset.ts';
 import { podTemplateHash, TEMPLATE_HASH_LABEL } from './template-hash.ts';
 
@@ -66,6 +66,7 @@ export function deploymentController(ctx: ControllerContext): Controller {
       const { ns, name } = splitKey(key);
       const e = ctx.store.get(DEPLOY, ns, name);
       if (!e) return undefined;
+      if (!(e.obj.metadata as Obj).deletionTimestamp) adoptOrphans(ctx, e.obj, RS);
       return new Rollout(ctx, e).run();
     },
   };

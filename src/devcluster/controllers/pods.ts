@@ -3,6 +3,7 @@
 import { type LabelSelectorObject, labelSelectorFromObject } from '../../k8s/selectors.ts';
 import { isObj } from '../meta.ts';
 import type { Obj } from '../store.ts';
+import { type ControllerContext, controllerOf, writeObject } from './framework.ts';
 
 /** A controller ownerReference to `owner` (blockOwnerDeletion, as the built-in controllers set it). */
 export function controllerRef(owner: Obj): Obj {
@@ -89,4 +90,33 @@ export function deletionOrder(a: Obj, b: Obj): number {
     Number(isReady(a)) - Number(isReady(b)) ||
     created(b) - created(a)
   );
+}
+
+/**
+ * Gives `owner` the controller reference of up to `limit` objects of `res` in its namespace that have no controller,
+ * are not being deleted and match its selector (as kube-controller-manager's ControllerRefManager adopts orphans,
+ * e.g. ReplicaSets left by `kubectl delete deployment --cascade=orphan`). Returns how many it adopted.
+ */
+export function adoptOrphans(
+  ctx: ControllerContext,
+  owner: Obj,
+  res: string,
+  limit = Number.POSITIVE_INFINITY,
+): number {
+  const meta = owner.metadata as Obj;
+  const selector = (owner.spec as Obj).selector;
+  const [group, resource] = res.split('/');
+  let adopted = 0;
+  for (const e of ctx.store.list(res, String(meta.namespace))) {
+    if (adopted >= limit) break;
+    const m = e.obj.metadata as Obj;
+    if (controllerOf(e.obj) || m.deletionTimestamp || !selectorMatches(selector, m.labels)) continue;
+    if (res === '/pods' && !isActive(e.obj)) continue;
+    const next = structuredClone(e.obj);
+    const refs = Array.isArray(m.ownerReferences) ? (m.ownerReferences as Obj[]) : [];
+    (next.metadata as Obj).ownerReferences = [...refs, controllerRef(owner)];
+    writeObject(ctx, ctx.def(group, resource), e, next);
+    adopted++;
+  }
+  return adopted;
 }

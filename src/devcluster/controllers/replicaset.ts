@@ -15,7 +15,7 @@ import {
   timestamp,
   writeStatus,
 } from './framework.ts';
-import { deletionOrder, isActive, isReady, msUntilAvailable, podFromTemplate } from './pods.ts';
+import { adoptOrphans, deletionOrder, isActive, isReady, msUntilAvailable, podFromTemplate } from './pods.ts';
 
 export const RS = 'apps/replicasets';
 const COMPONENT = 'replicaset-controller';
@@ -55,7 +55,9 @@ export const replicaSetController: Controller = {
 /** Creates or deletes up to BATCH pods; returns 0 when more remain to do. */
 function manageReplicas(ctx: ControllerContext, rs: Obj, want: number): number | undefined {
   const meta = rs.metadata as Obj;
-  const active = controlledBy(ctx, rs, '/pods').filter((p) => isActive(p.obj));
+  let active = controlledBy(ctx, rs, '/pods').filter((p) => isActive(p.obj));
+  if (active.length < want && adoptOrphans(ctx, rs, '/pods', want - active.length) > 0)
+    active = controlledBy(ctx, rs, '/pods').filter((p) => isActive(p.obj));
   const diff = active.length - want;
   const podDef = ctx.def('', 'pods');
   if (diff < 0) {

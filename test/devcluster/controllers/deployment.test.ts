@@ -204,6 +204,31 @@ describe('Deployment and ReplicaSet controllers', { timeout: 120_000 }, () => {
     await until(() => settled('web') && replicaSets('web').length === 3, 'resumed rollout');
   });
 
+  it('a Deployment created again adopts the ReplicaSet and pods an orphaning delete left', async () => {
+    dev.rest.create(deployments(), NS, deploymentBody('adopt', 2));
+    await until(() => settled('adopt'), 'adopt to roll out');
+    const [rs] = replicaSets('adopt');
+    const pods = activePods(rs)
+      .map((p) => p.name)
+      .sort();
+    dev.rest.delete(deployments(), NS, 'adopt', { propagationPolicy: 'Orphan' });
+    await until(() => !dev.store.get('apps/deployments', NS, 'adopt'), 'the orphaning delete');
+    assert.equal(
+      metaOf((dev.store.get('apps/replicasets', NS, rs.name) as Entry).obj).ownerReferences,
+      undefined,
+    );
+    dev.rest.create(deployments(), NS, deploymentBody('adopt', 2));
+    await until(() => settled('adopt') && replicaSets('adopt').length === 1, 'the ReplicaSet adopted');
+    assert.equal(replicaSets('adopt')[0].name, rs.name);
+    assert.deepEqual(
+      activePods(replicaSets('adopt')[0])
+        .map((p) => p.name)
+        .sort(),
+      pods,
+      'the same pods',
+    );
+  });
+
   it('a selector that does not match the template labels is a 422 Status, and nothing is created', async () => {
     const body = deploymentBody('mismatch', 1);
     (body.spec as Obj).selector = { matchLabels: { app: 'other' } };

@@ -150,10 +150,7 @@ describe('garbage collector', { timeout: 60_000 }, () => {
         { 'Content-Type': 'application/merge-patch+json' },
       );
       assert.equal(patched.status, 200);
-      assert.equal(
-        (await call('DELETE', `${CM}/cyc-a-${n}`, { propagationPolicy: policy })).status,
-        200,
-      );
+      assert.equal((await call('DELETE', `${CM}/cyc-a-${n}`, { propagationPolicy: policy })).status, 200);
       await until(
         () => !stored('/configmaps', `cyc-a-${n}`) && !stored('/configmaps', `cyc-b-${n}`),
         `the ${policy} cycle collected`,
