@@ -2,6 +2,7 @@
 // RollingUpdate (maxSurge/maxUnavailable) or Recreate, revisions in `deployment.kubernetes.io/revision` (what
 // `kubectl rollout history/undo` read), old ReplicaSets pruned to revisionHistoryLimit, and the status and
 // conditions `kubectl rollout status` reads. Rollback is kubectl's own (it copies an old ReplicaSet's template).
+import { StatusError } from '../../k8s/status.ts';
 import { isObj, jsonEqual } from '../meta.ts';
 import type { Entry, Obj } from '../store.ts';
 import { objAt } from '../strategy/strategy.ts';
@@ -216,9 +217,18 @@ class Rollout {
     ann[REVISION] = String(revision);
     ann[DESIRED] = String(this.replicas);
     ann[MAX] = String(this.replicas + this.maxSurge);
-    const entry = this.ctx.rest.create(this.rsDef, String(dMeta.namespace), rs, {
-      fieldManager: FIELD_MANAGER,
-    });
+    let entry: Entry;
+    try {
+      entry = this.ctx.rest.create(this.rsDef, String(dMeta.namespace), rs, { fieldManager: FIELD_MANAGER });
+    } catch (err) {
+      // A ReplicaSet of another template holds the name: a hash collision. Count it (the next hash differs) and retry.
+      if (err instanceof StatusError && err.code === 409) {
+        const status = { ...((this.d.status as Obj | undefined) ?? {}) };
+        status.collisionCount = Number(status.collisionCount ?? 0) + 1;
+        writeStatus(this.ctx, this.ctx.def('apps', 'deployments'), this.e, status);
+      }
+      throw err;
+    }
     this.progressed = true;
     if (replicas > 0)
       recordEvent(

@@ -3,6 +3,7 @@
 // revisionHistoryLimit, pause, rollback to an old template, and the status kubectl's rollout status reads.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { podTemplateHash } from '../../../src/devcluster/controllers/template-hash.ts';
 import type { Entry, Obj } from '../../../src/devcluster/store.ts';
 import { devRequest, startTestDevCluster, type TestDevCluster } from '../../helpers/devcluster.ts';
 import {
@@ -227,6 +228,20 @@ describe('Deployment and ReplicaSet controllers', { timeout: 120_000 }, () => {
       pods,
       'the same pods',
     );
+  });
+
+  it('a pod-template-hash collision bumps status.collisionCount and names the ReplicaSet by the next hash', async () => {
+    dev.rest.create(deployments(), NS, deploymentBody('coll', 1, 'nginx', { paused: true }));
+    const hash = podTemplateHash(specOf(get('coll').obj).template, 0);
+    dev.rest.create(defOf(dev, 'apps', 'replicasets'), NS, {
+      ...deploymentBody(`coll-${hash}`, 0, 'other'),
+      metadata: { name: `coll-${hash}`, labels: { app: 'someone-else' } },
+    });
+    dev.rest.patch(deployments(), NS, 'coll', 'merge', { spec: { paused: false } });
+    await until(() => settled('coll'), 'coll to roll out despite the collision');
+    assert.equal(statusOf(get('coll').obj).collisionCount, 1);
+    const [rs] = replicaSets('coll');
+    assert.equal(rs.name, `coll-${podTemplateHash(specOf(get('coll').obj).template, 1)}`);
   });
 
   it('a selector that does not match the template labels is a 422 Status, and nothing is created', async () => {
