@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { isConflict, isNotFound, type KubeObject, type KubeRest } from '../cluster/index.ts';
+import { createManagedSecret } from './managed-secret.ts';
 
 export const JWT_SECRET_NAMESPACE = 'kubesphere-system';
 export const JWT_SECRET_NAME = 'kapiserver-jwt-secret';
@@ -25,23 +26,10 @@ export async function resolveJwtSecret(configured: string, rest: KubeRest, logge
   if (configured) return configured;
   const existing = await read(rest);
   if (existing) return existing;
-  try {
-    await rest.create('/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: JWT_SECRET_NAMESPACE },
-    });
-  } catch (err) {
-    if (!isConflict(err)) throw err;
-  }
   const generated = randomBytes(32).toString('base64url');
   try {
-    await rest.create(PATH, {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name: JWT_SECRET_NAME, labels: { 'app.kubernetes.io/managed-by': 'kapiserver' } },
-      type: 'Opaque',
-      data: { jwtSecret: Buffer.from(generated).toString('base64') },
+    await createManagedSecret(rest, JWT_SECRET_NAMESPACE, JWT_SECRET_NAME, {
+      jwtSecret: Buffer.from(generated).toString('base64'),
     });
     logger.info({ secret: `${JWT_SECRET_NAMESPACE}/${JWT_SECRET_NAME}` }, 'generated the JWT signing key');
     return generated;

@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import type { Logger } from 'pino';
 import { isConflict, isNotFound, type KubeObject, type KubeRest } from '../cluster/index.ts';
+import { createManagedSecret } from './managed-secret.ts';
 
 export const SIGNING_KEYS_NAMESPACE = 'kubesphere-system';
 export const SIGNING_KEYS_SECRET = 'kapiserver-oidc-keys';
@@ -148,20 +149,5 @@ async function writeKeys(rest: KubeRest, secret: SecretObject | undefined, keys:
     await rest.replace(`${PATH}/${SIGNING_KEYS_SECRET}`, { ...secret, data });
     return;
   }
-  try {
-    await rest.create('/api/v1/namespaces', {
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name: SIGNING_KEYS_NAMESPACE },
-    });
-  } catch (err) {
-    if (!isConflict(err)) throw err;
-  }
-  await rest.create(PATH, {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: { name: SIGNING_KEYS_SECRET, labels: { 'app.kubernetes.io/managed-by': 'kapiserver' } },
-    type: 'Opaque',
-    data,
-  });
+  await createManagedSecret(rest, SIGNING_KEYS_NAMESPACE, SIGNING_KEYS_SECRET, data);
 }
