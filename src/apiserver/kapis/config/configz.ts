@@ -25,8 +25,10 @@ export function componentsOf(c: KubeSphereConfig): Record<string, boolean> {
     ...(networkConfigured ? { 'network.topology': set(network?.weaveScopeHost) } : {}),
     cache: set(c.cache?.type ?? 'InMemoryCache'),
     s3: set(c.s3?.endpoint),
-    openpitrix: true,
-    'openpitrix.appstore': set(c.openpitrix?.s3?.endpoint),
+    // ks-apiserver serves these three itself (always true there); kapiserver serves none of their APIs, so the console
+    // is told they are absent and hides their pages instead of calling routes that do not exist.
+    openpitrix: false,
+    'openpitrix.appstore': false,
     monitoring: set(c.monitoring?.endpoint),
     logging: set(c.logging?.host),
     authentication: true,
@@ -39,8 +41,8 @@ export function componentsOf(c: KubeSphereConfig): Record<string, boolean> {
     notification: set(c.notification?.endpoint),
     kubeedge: set(c.kubeedge?.endpoint),
     edgeruntime: set(c.edgeruntime?.endpoint),
-    metering: true,
-    gateway: true,
+    metering: false,
+    gateway: false,
     gpu: (c.gpu?.kinds?.length ?? 0) > 0,
     terminal: true,
   };
