@@ -28,7 +28,9 @@ export const SELF_SERVICE_RULES: { common: PolicyRule[]; ownUser: PolicyRule[] }
     { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
   ],
   // Applied only when the request names the caller's own user: read it, its kubeconfig and login records, change
-  // its password (the password API itself demands the current password).
+  // its password (the password API itself demands the current password); and read one's own membership anywhere
+  // (the console asks every workspace and project page for the caller's roles there: workspacemembers/{me}/
+  // workspaceroles, members/{me}/roles), as KubeSphere's `authenticated` role allows.
   ownUser: [
     {
       verbs: ['get', 'list'],
@@ -36,5 +38,18 @@ export const SELF_SERVICE_RULES: { common: PolicyRule[]; ownUser: PolicyRule[] }
       resources: ['users', 'users/kubeconfig', 'users/loginrecords', 'users/globalroles'],
     },
     { verbs: ['update'], apiGroups: ['iam.kubesphere.io'], resources: ['users/password'] },
+    {
+      verbs: ['get', 'list', 'watch'],
+      apiGroups: ['iam.kubesphere.io', 'tenant.kubesphere.io'],
+      resources: [
+        'clustermembers',
+        'clustermembers/clusterroles',
+        'workspacemembers',
+        'workspacemembers/workspaceroles',
+        'workspacemembers/namespaces',
+        'members',
+        'members/roles',
+      ],
+    },
   ],
 };

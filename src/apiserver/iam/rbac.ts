@@ -21,6 +21,8 @@ import type { RuleResolver } from './rbac-resolver.ts';
 export const RBAC_GROUP = 'rbac.authorization.k8s.io';
 export { IAM_GROUP };
 export const AGGREGATION_ANNOTATION = 'iam.kubesphere.io/aggregation-roles';
+/** Resources named after a user, which that user may read (and, for `users`, partly write): SELF_SERVICE_RULES.ownUser. */
+const OWN_RESOURCES = new Set(['users', 'clustermembers', 'workspacemembers', 'members']);
 /** The tenant API's workspace collections (v1alpha2 workspaces; v1alpha3 workspacetemplates and workspaces). */
 const WORKSPACE_RESOURCES = new Set(['workspaces', 'workspacetemplates']);
 
@@ -34,7 +36,7 @@ export class RbacAuthorizer implements Authorizer {
       return { allowed: true, reason: 'allowed to every user' };
     if (
       attrs.isResourceRequest &&
-      attrs.resource === 'users' &&
+      OWN_RESOURCES.has(attrs.resource) &&
       attrs.name === user.name &&
       rulesAllow({ ...attrs, name: '' }, SELF_SERVICE_RULES.ownUser)
     ) {

@@ -133,6 +133,19 @@ test('fixed policy: allow-listed paths, discovery and self-reviews for everyone,
   assert.equal(await may('carol', 'GET', '/kapis/iam.kubesphere.io/v1alpha2/users/dave'), false);
   assert.equal(await may('carol', 'GET', '/kapis/iam.kubesphere.io/v1alpha2/users'), false);
   assert.equal(await may('carol', 'DELETE', '/kapis/iam.kubesphere.io/v1alpha2/users/carol'), false);
+  // One's own membership anywhere, read-only (the console asks every workspace and project page for it).
+  const I = '/kapis/iam.kubesphere.io/v1alpha2';
+  for (const path of [
+    `${I}/workspaces/elsewhere/workspacemembers/carol/workspaceroles`,
+    `${I}/workspaces/elsewhere/workspacemembers/carol`,
+    `${I}/namespaces/somewhere/members/carol/roles`,
+    `${I}/clustermembers/carol/clusterroles`,
+  ]) {
+    assert.equal(await may('carol', 'GET', path), true, path);
+    assert.equal(await may('carol', 'GET', path.replace('carol', 'dave')), false, path);
+  }
+  assert.equal(await may('carol', 'DELETE', `${I}/workspaces/elsewhere/workspacemembers/carol`), false);
+  assert.equal(await may('carol', 'PUT', `${I}/namespaces/somewhere/members/carol`), false);
 });
 
 test('aggregated built-in global role: users-manager reads users, not cluster resources', async () => {
