@@ -423,8 +423,9 @@ describe('without credentials', () => {
     assert.equal(crossSite.headers.get('set-cookie'), null);
     const noCookie = await post({ origin: stack.url }, { ...creds, csrf });
     assert.equal(noCookie.status, 403);
+    // The configured external origin (the issuer's) is kapiserver's own too: behind a TLS-terminating proxy.
     const wrongPassword = await post(
-      { origin: stack.url, cookie: `kapiserver_csrf=${csrf}` },
+      { origin: 'https://ks.example.com', cookie: `kapiserver_csrf=${csrf}` },
       { ...creds, password: 'wrong', csrf },
     );
     assert.equal(wrongPassword.status, 400);
@@ -441,7 +442,8 @@ describe('without credentials', () => {
     assert.match(ok.headers.get('location') ?? '', /^https:\/\/app\.example\.com\/callback\?code=/);
     assert.match(
       ok.headers.get('set-cookie') ?? '',
-      /kapiserver_session=[^;]+; Path=\/oauth; HttpOnly; SameSite=Lax/,
+      /kapiserver_session=[^;]+; Path=\/oauth; HttpOnly; SameSite=Lax; Max-Age=3600; Secure/,
+      'Secure: the configured issuer is https',
     );
     const reused = await post({ origin: stack.url, cookie: `kapiserver_csrf=${csrf}` }, { ...creds, csrf });
     assert.equal(reused.status, 400, 'a pending authorization completes once');

@@ -121,7 +121,7 @@ export class AuthorizationFlow {
       if (req.prompt === 'none')
         throw new AuthorizeRedirectError(req, 'login_required', 'the user is not signed in');
       const { id, csrf } = await this.state.addPending(req);
-      reply.header('set-cookie', setCookie(CSRF_COOKIE, csrf, PENDING_TTL_MS, request.protocol === 'https'));
+      reply.header('set-cookie', setCookie(CSRF_COOKIE, csrf, PENDING_TTL_MS, this.secure(request)));
       return this.page(
         reply,
         200,
@@ -209,7 +209,7 @@ export class AuthorizationFlow {
       }
       const now = this.clock.now();
       const session = await this.state.createSession(user, now);
-      const secure = request.protocol === 'https';
+      const secure = this.secure(request);
       reply.header('set-cookie', [
         setCookie(SESSION_COOKIE, session, SESSION_TTL_MS, secure),
         setCookie(CSRF_COOKIE, '', 0, secure),
@@ -226,7 +226,7 @@ export class AuthorizationFlow {
     if (!id) return undefined;
     const found = await this.state.session(id);
     await this.state.endSession(id);
-    reply.header('set-cookie', setCookie(SESSION_COOKIE, '', 0, request.protocol === 'https'));
+    reply.header('set-cookie', setCookie(SESSION_COOKIE, '', 0, this.secure(request)));
     return found?.session.username;
   }
 
@@ -321,13 +321,28 @@ export class AuthorizationFlow {
     return Math.floor(this.clock.now() / 1000);
   }
 
-  /** A form POST must come from kapiserver's own page: Origin (or, without it, Referer) of this origin. */
-  private sameOrigin(request: FastifyRequest): boolean {
+  /**
+   * The origins kapiserver's pages are served from: the one this request reached, and the configured external one
+   * (behind a TLS-terminating proxy the browser's origin is https://ks.example.com while the request arrives as http).
+   */
+  private ownOrigins(request: FastifyRequest): string[] {
     const own = ownOrigin(request);
+    const base = oidcEndpoints(this.deps.options().oauthOptions, own).base;
+    return URL.canParse(base) ? [own, new URL(base).origin] : [own];
+  }
+
+  /** Cookies are Secure when the browser talks HTTPS: this request, or the configured external URL. */
+  private secure(request: FastifyRequest): boolean {
+    return request.protocol === 'https' || this.ownOrigins(request).some((o) => o.startsWith('https:'));
+  }
+
+  /** A form POST must come from kapiserver's own page: Origin (or, without it, Referer) of one of its origins. */
+  private sameOrigin(request: FastifyRequest): boolean {
+    const origins = this.ownOrigins(request);
     const origin = request.headers.origin;
-    if (typeof origin === 'string') return origin === own;
+    if (typeof origin === 'string') return origins.includes(origin);
     const referer = request.headers.referer;
-    return typeof referer === 'string' && URL.canParse(referer) && new URL(referer).origin === own;
+    return typeof referer === 'string' && URL.canParse(referer) && origins.includes(new URL(referer).origin);
   }
 
   private page(reply: FastifyReply, status: number, html: string, req?: AuthorizeRequest) {
