@@ -167,6 +167,18 @@ describe('authorization-code flow', () => {
     assert.ok(t.body.access_token);
   });
 
+  test('an impersonated request gets no code for the impersonated user', async () => {
+    const admin = await login(stack);
+    const r = await authorize(
+      { response_type: 'code', client_id: CONFIDENTIAL.id, state: 'imp' },
+      { ...bearer(admin), 'impersonate-user': 'someone-else' },
+    );
+    assert.equal(r.status, 302);
+    const u = new URL(r.location);
+    assert.equal(u.searchParams.get('error'), 'access_denied');
+    assert.equal(u.searchParams.get('code'), null);
+  });
+
   test('a code works once; its reuse revokes the tokens it gave', async () => {
     const admin = await login(stack);
     const code = await codeFor({ response_type: 'code', client_id: CONFIDENTIAL.id }, admin.access_token);

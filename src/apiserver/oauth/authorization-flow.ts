@@ -108,6 +108,14 @@ export class AuthorizationFlow {
     }
     try {
       const issuance = this.ready();
+      // Impersonation acts as another user for one request; it never mints that user's credentials.
+      if (request.impersonator) {
+        throw new AuthorizeRedirectError(
+          req,
+          'access_denied',
+          'an impersonated request cannot be authorized',
+        );
+      }
       if (request.user) {
         const user = this.deps.users.get(request.user.name);
         if (!user) throw new AuthorizeRedirectError(req, 'access_denied', 'the user no longer exists');
