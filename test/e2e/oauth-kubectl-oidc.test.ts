@@ -4,29 +4,18 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { devClusterOf } from '../helpers/devcluster.ts';
 import { hasKubectl, kubectlFor, NO_KUBECTL } from '../helpers/kubectl.ts';
 import { bearer, postToken } from '../helpers/oauth.ts';
+import { freePort } from '../helpers/ports.ts';
 import { type KapiserverProcess, killDevClusterOf, startKapiserverProcess } from '../helpers/process.ts';
 
 const CLIENT = 'kubectl-oidc';
 const CALLBACK = 'http://127.0.0.1:8000/callback';
 const PASSWORD = `Adm1n-${randomBytes(6).toString('hex')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
-}
 
 let dataDir: string;
 let kapiserver: KapiserverProcess | undefined;
