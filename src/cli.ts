@@ -106,6 +106,15 @@ function tlsSans(raw: Raw): string[] {
 
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
 
+/** An absolute http(s) URL without query or fragment (where clients reach kapiserver). */
+function externalUrl(raw: Raw, flag: string): string {
+  const value = String(raw);
+  const u = URL.canParse(value) ? new URL(value) : undefined;
+  if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:') || u.search || u.hash)
+    throw new UsageError(`--${flag}: expected an http(s) URL without query or fragment, got "${value}"`);
+  return value.replace(/\/+$/, '');
+}
+
 function logLevel(raw: Raw, flag: string): string {
   const level = String(raw);
   if (!LEVELS.includes(level))
@@ -236,6 +245,14 @@ const SETTINGS: Setting<CliOptions>[] = [
     parse: tlsSans,
     default: '',
     help: "extra DNS names or IP addresses for the generated certificate, which already names\nlocalhost, this host's name and every local address (repeatable)",
+  },
+  {
+    flag: 'external-url',
+    env: 'KAPISERVER_EXTERNAL_URL',
+    arg: '<url>',
+    configPath: 'authentication.oauthOptions.externalURL',
+    parse: externalUrl,
+    help: 'where clients reach kapiserver (https://ks.example.com): the OpenID Connect issuer is\n<url>/oauth unless oauthOptions.issuer is a URL',
   },
   {
     flag: 'config',
