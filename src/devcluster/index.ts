@@ -16,6 +16,12 @@ import { Rest } from './rest.ts';
 import { ensureSystemNamespaces, seedDemoData } from './seed.ts';
 import { createHandler } from './server.ts';
 import { ServiceAccounts } from './serviceaccounts.ts';
+import {
+  DEFAULT_SIMULATION,
+  NodeHeartbeat,
+  type SimulationOptions,
+  simulationControllers,
+} from './simulation/index.ts';
 import { Store } from './store.ts';
 import { Watches } from './watch.ts';
 
@@ -27,7 +33,7 @@ export interface DevClusterOptions {
   /** Default 6443; 0 picks a free port. */
   port?: number;
   logger?: Logger;
-  /** Default true: demo nodes, namespaces and system pods on first start. */
+  /** Default true: demo nodes, namespaces and workloads on first start. */
   seedDemoData?: boolean;
   /**
    * How long a live holder of the directory's lock may take to go away before the start is refused (default 0).
@@ -53,6 +59,10 @@ export interface DevClusterInternalOptions extends DevClusterOptions {
   bookmarkIntervalMs?: number;
   /** The controllers' clock (ms); default Date.now. */
   now?: () => number;
+  /** Demo nodes seeded on a fresh start (default 3; node1 is the tainted control plane). */
+  nodeCount?: number;
+  /** Timing of the simulated kubelets. */
+  simulation?: SimulationOptions;
 }
 
 /** A running dev cluster plus handles tests and benchmarks use to force edge cases. */
@@ -148,13 +158,27 @@ async function serveDevCluster(
   try {
     rest.loadCrds();
     const fresh = store.currentRv === 0;
-    if (fresh && opts.seedDemoData !== false) seedDemoData(rest, registry);
+    if (fresh && opts.seedDemoData !== false) seedDemoData(rest, registry, opts.nodeCount ?? 3);
     else ensureSystemNamespaces(rest, registry);
   } catch (err) {
     store.close();
     throw err;
   }
-  const controllers = startControllers({ rest, store, registry, logger: opts.logger, now: opts.now });
+  const controllers = startControllers({
+    rest,
+    store,
+    registry,
+    logger: opts.logger,
+    now: opts.now,
+    more: (ctx) => simulationControllers(ctx, opts.simulation ?? {}, pki.caPem),
+  });
+  const heartbeat = new NodeHeartbeat(
+    rest,
+    opts.simulation?.leaseRenewMs ?? DEFAULT_SIMULATION.leaseRenewMs,
+    opts.now ?? Date.now,
+    opts.logger,
+  );
+  heartbeat.start();
   const watches = new Watches(rest, {
     bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 15_000,
     maxBufferedBytes: 64 * 1024 * 1024,
@@ -181,6 +205,7 @@ async function serveDevCluster(
       });
     });
   } catch (err) {
+    heartbeat.stop();
     controllers.stop();
     rest.close();
     store.close();
@@ -214,6 +239,7 @@ async function serveDevCluster(
         const force = setTimeout(() => server.closeAllConnections(), 1000);
         await closed;
         clearTimeout(force);
+        heartbeat.stop();
         controllers.stop();
         rest.close();
         store.close();

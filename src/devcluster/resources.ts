@@ -185,6 +185,7 @@ export const BUILTIN_RESOURCES: ResourceDef[] = [
   def('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
   def('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
   def('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
+  def('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
   def('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
     categories: ['api-extensions'],
@@ -222,6 +223,7 @@ export const BUILTIN_GROUP_ORDER = [
   'authorization.k8s.io',
   'rbac.authorization.k8s.io',
   'coordination.k8s.io',
+  'discovery.k8s.io',
   'apiextensions.k8s.io',
 ];
 

@@ -66,6 +66,8 @@ export interface DeleteOptions {
   propagationPolicy?: string;
   preconditions?: { uid?: string; resourceVersion?: string };
   dryRun?: boolean;
+  /** Seconds the object's owner (a pod's kubelet) gets to finish it; 0 removes it now. */
+  gracePeriodSeconds?: number;
 }
 
 export interface Selectors {
@@ -577,7 +579,8 @@ export class Rest {
       );
     if (opts.dryRun) return e;
     const strategy = strategyFor(d);
-    if (strategy.delete) return strategy.delete(e, this.ctx);
+    const own = strategy.delete?.(e, this.ctx, opts);
+    if (own) return own;
     // Foreground and Orphan are finalizers the garbage collector (controllers/garbage-collector.ts) acts on;
     // Background removes the object now and the collector deletes its dependents after.
     const gcFinalizer = GC_FINALIZERS[opts.propagationPolicy ?? 'Background'];

@@ -1,8 +1,8 @@
 // Objects every cluster has (system namespaces) and the demo data seeded on a fresh data directory, so that
-// `kubectl get nodes` and `get pods -A` are never empty on a new machine.
-import { randomUUID } from 'node:crypto';
+// `kubectl get nodes` and `get pods -A` show a live cluster on a new machine: workloads, not written pods.
 import type { Registry } from './registry.ts';
 import type { Rest } from './rest.ts';
+import { demoNode, MAX_NODES } from './simulation/nodes.ts';
 import type { Obj } from './store.ts';
 
 const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -38,168 +38,189 @@ export function ensureSystemNamespaces(rest: Rest, registry: Registry, extra: st
   }
 }
 
-function node(i: number, controlPlane: boolean): Obj {
-  const name = `node${i}`;
-  const ip = `192.168.49.${10 + i}`;
-  const labels: Record<string, string> = {
-    'beta.kubernetes.io/arch': 'amd64',
-    'beta.kubernetes.io/os': 'linux',
-    'kubernetes.io/arch': 'amd64',
-    'kubernetes.io/hostname': name,
-    'kubernetes.io/os': 'linux',
-  };
-  if (controlPlane) labels['node-role.kubernetes.io/control-plane'] = '';
-  else labels['node-role.kubernetes.io/worker'] = '';
-  const resources = {
-    cpu: '4',
-    memory: '8140440Ki',
-    pods: '110',
-    'ephemeral-storage': '102687672Ki',
-    'hugepages-2Mi': '0',
-  };
-  const now = new Date(Date.now() - 3600_000).toISOString().replace(/\.\d+Z$/, 'Z');
-  const cond = (type: string, status: string, reason: string, message: string) => ({
-    type,
-    status,
-    lastHeartbeatTime: now,
-    lastTransitionTime: now,
-    reason,
-    message,
-  });
+const container = (name: string, image: string, extra: Obj = {}): Obj => ({
+  name,
+  image,
+  imagePullPolicy: 'IfNotPresent',
+  ...extra,
+});
+
+const requests = (cpu: string, memory: string) => ({ resources: { requests: { cpu, memory } } });
+
+/** A Deployment, DaemonSet or StatefulSet body with matching selector and template labels. */
+function workload(name: string, labels: Record<string, string>, spec: Obj, podSpec: Obj): Obj {
   return {
-    metadata: { name, labels, annotations: { 'node.alpha.kubernetes.io/ttl': '0' } },
+    metadata: { name, labels },
     spec: {
-      podCIDR: `10.244.${i}.0/24`,
-      podCIDRs: [`10.244.${i}.0/24`],
-      ...(controlPlane
-        ? { taints: [{ key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' }] }
-        : {}),
-    },
-    status: {
-      capacity: resources,
-      allocatable: { ...resources, cpu: '3800m', memory: '7935640Ki' },
-      conditions: [
-        cond(
-          'MemoryPressure',
-          'False',
-          'KubeletHasSufficientMemory',
-          'kubelet has sufficient memory available',
-        ),
-        cond('DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'),
-        cond('PIDPressure', 'False', 'KubeletHasSufficientPID', 'kubelet has sufficient PID available'),
-        cond('Ready', 'True', 'KubeletReady', 'kubelet is posting ready status'),
-      ],
-      addresses: [
-        { type: 'InternalIP', address: ip },
-        { type: 'Hostname', address: name },
-      ],
-      daemonEndpoints: { kubeletEndpoint: { Port: 10250 } },
-      nodeInfo: {
-        machineID: randomUUID().replace(/-/g, ''),
-        systemUUID: randomUUID(),
-        bootID: randomUUID(),
-        kernelVersion: '6.8.0-45-generic',
-        osImage: 'Ubuntu 24.04.1 LTS',
-        containerRuntimeVersion: 'containerd://1.7.22',
-        kubeletVersion: 'v1.33.1',
-        kubeProxyVersion: 'v1.33.1',
-        operatingSystem: 'linux',
-        architecture: 'amd64',
-      },
-      images: [],
+      ...spec,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: podSpec },
     },
   };
 }
 
-function runningPod(
-  name: string,
-  ns: string,
-  nodeName: string,
-  image: string,
-  labels: Record<string, string>,
-  ip: string,
-): { pod: Obj; status: Obj } {
-  const now = new Date(Date.now() - 3500_000).toISOString().replace(/\.\d+Z$/, 'Z');
-  const container = name.replace(/-node\d+$/, '').replace(/-[a-z0-9]{5,10}(-[a-z0-9]{5})?$/, '');
-  return {
-    pod: {
-      metadata: { name, namespace: ns, labels },
-      spec: {
-        nodeName,
-        containers: [{ name: container, image }],
-        priorityClassName: 'system-cluster-critical',
-      },
-    },
-    status: {
-      phase: 'Running',
-      qosClass: 'Burstable',
-      hostIP: '192.168.49.11',
-      podIP: ip,
-      podIPs: [{ ip }],
-      startTime: now,
-      conditions: ['Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map((type) => ({
-        type,
-        status: 'True',
-        lastProbeTime: null,
-        lastTransitionTime: now,
-      })),
-      containerStatuses: [
+/** The system workloads a kubeadm cluster runs, as objects the controllers turn into pods. */
+function systemWorkloads(): { resource: string; group: string; body: Obj }[] {
+  const dns = { 'k8s-app': 'kube-dns' };
+  const proxy = { 'k8s-app': 'kube-proxy' };
+  const controlPlaneToleration = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
+  return [
+    {
+      group: 'apps',
+      resource: 'deployments',
+      body: workload(
+        'coredns',
+        dns,
+        { replicas: 2 },
         {
-          name: container,
-          image,
-          imageID: `${image}@sha256:${'0'.repeat(64)}`,
-          containerID: `containerd://${randomUUID().replace(/-/g, '')}`,
-          ready: true,
-          started: true,
-          restartCount: 0,
-          state: { running: { startedAt: now } },
+          containers: [
+            container('coredns', 'registry.k8s.io/coredns/coredns:v1.12.0', {
+              args: ['-conf', '/etc/coredns/Corefile'],
+              ports: [
+                { name: 'dns', containerPort: 53, protocol: 'UDP' },
+                { name: 'dns-tcp', containerPort: 53, protocol: 'TCP' },
+                { name: 'metrics', containerPort: 9153, protocol: 'TCP' },
+              ],
+              resources: { requests: { cpu: '100m', memory: '70Mi' }, limits: { memory: '170Mi' } },
+            }),
+          ],
+          tolerations: [{ key: 'CriticalAddonsOnly', operator: 'Exists' }, controlPlaneToleration],
         },
-      ],
+      ),
     },
-  };
+    {
+      group: '',
+      resource: 'services',
+      body: {
+        metadata: { name: 'kube-dns', labels: { ...dns, 'kubernetes.io/name': 'CoreDNS' } },
+        spec: {
+          selector: dns,
+          clusterIP: '10.96.0.10',
+          clusterIPs: ['10.96.0.10'],
+          ports: [
+            { name: 'dns', port: 53, protocol: 'UDP', targetPort: 53 },
+            { name: 'dns-tcp', port: 53, protocol: 'TCP', targetPort: 53 },
+            { name: 'metrics', port: 9153, protocol: 'TCP', targetPort: 9153 },
+          ],
+        },
+      },
+    },
+    {
+      group: 'apps',
+      resource: 'daemonsets',
+      body: workload(
+        'kube-proxy',
+        proxy,
+        {},
+        {
+          hostNetwork: true,
+          containers: [
+            container('kube-proxy', 'registry.k8s.io/kube-proxy:v1.33.1', {
+              command: ['/usr/local/bin/kube-proxy', '--config=/var/lib/kube-proxy/config.conf'],
+            }),
+          ],
+          tolerations: [{ operator: 'Exists' }],
+        },
+      ),
+    },
+  ];
 }
 
-/** Demo data for a fresh data directory: three nodes, the KubeSphere namespace and a few running system pods. */
-export function seedDemoData(rest: Rest, registry: Registry): void {
-  ensureSystemNamespaces(rest, registry, ['kubesphere-system']);
-  const nodes = def(registry, '', 'nodes');
-  for (let i = 1; i <= 3; i++) rest.create(nodes, '', node(i, i === 1), { fieldManager: 'kubelet' });
-  const pods = def(registry, '', 'pods');
-  const demo = [
-    runningPod(
-      'etcd-node1',
-      'kube-system',
-      'node1',
-      'registry.k8s.io/etcd:3.5.21-0',
-      { component: 'etcd', tier: 'control-plane' },
-      '192.168.49.11',
-    ),
-    runningPod(
-      'kube-apiserver-node1',
-      'kube-system',
-      'node1',
-      'registry.k8s.io/kube-apiserver:v1.33.1',
-      { component: 'kube-apiserver', tier: 'control-plane' },
-      '192.168.49.11',
-    ),
-    runningPod(
-      'coredns-674b8bbfcf-x7k2p',
-      'kube-system',
-      'node2',
-      'registry.k8s.io/coredns/coredns:v1.12.0',
-      { 'k8s-app': 'kube-dns' },
-      '10.244.2.2',
-    ),
+/** The demo namespace's workloads: a web Deployment behind a Service, a StatefulSet with its headless Service, a Job. */
+function demoWorkloads(): { resource: string; group: string; body: Obj }[] {
+  const web = { app: 'web' };
+  const db = { app: 'db' };
+  return [
+    {
+      group: 'apps',
+      resource: 'deployments',
+      body: workload(
+        'web',
+        web,
+        { replicas: 2 },
+        {
+          containers: [
+            container('nginx', 'nginx:1.27', {
+              ports: [{ name: 'http', containerPort: 80 }],
+              ...requests('50m', '64Mi'),
+            }),
+          ],
+        },
+      ),
+    },
+    {
+      group: '',
+      resource: 'services',
+      body: {
+        metadata: { name: 'web', labels: web },
+        spec: { selector: web, ports: [{ name: 'http', port: 80, targetPort: 'http' }] },
+      },
+    },
+    {
+      group: 'apps',
+      resource: 'statefulsets',
+      body: workload(
+        'db',
+        db,
+        { replicas: 1, serviceName: 'db' },
+        {
+          containers: [
+            container('redis', 'redis:7.4', {
+              ports: [{ name: 'redis', containerPort: 6379 }],
+              ...requests('100m', '128Mi'),
+            }),
+          ],
+        },
+      ),
+    },
+    {
+      group: '',
+      resource: 'services',
+      body: {
+        metadata: { name: 'db', labels: db },
+        spec: {
+          clusterIP: 'None',
+          selector: db,
+          ports: [{ name: 'redis', port: 6379, targetPort: 'redis' }],
+        },
+      },
+    },
+    {
+      group: 'batch',
+      resource: 'jobs',
+      body: {
+        metadata: { name: 'hello' },
+        spec: {
+          completions: 1,
+          backoffLimit: 2,
+          template: {
+            spec: {
+              restartPolicy: 'Never',
+              containers: [
+                container('hello', 'busybox:1.36', { command: ['echo', 'hello from the dev cluster'] }),
+              ],
+            },
+          },
+        },
+      },
+    },
   ];
-  for (const { pod, status } of demo) {
-    const created = rest.create(pods, 'kube-system', pod, { fieldManager: 'kubelet' });
-    rest.update(
-      pods,
-      'kube-system',
-      created.name,
-      { ...created.obj, status },
-      { fieldManager: 'kubelet' },
-      'status',
-    );
-  }
+}
+
+/**
+ * Demo data for a fresh data directory: `nodeCount` simulated nodes (node1 the tainted control plane), the
+ * KubeSphere namespace, kube-system's DNS and proxy workloads and a `demo` namespace with workloads; the
+ * controllers, scheduler and simulated kubelets make their pods run.
+ */
+export function seedDemoData(rest: Rest, registry: Registry, nodeCount = 3): void {
+  ensureSystemNamespaces(rest, registry, ['kubesphere-system', 'demo']);
+  const nodes = def(registry, '', 'nodes');
+  for (let i = 1; i <= Math.min(nodeCount, MAX_NODES); i++)
+    rest.create(nodes, '', demoNode(i, i === 1), { fieldManager: 'kubeadm' });
+  for (const [ns, objs] of [
+    ['kube-system', systemWorkloads()],
+    ['demo', demoWorkloads()],
+  ] as const)
+    for (const { group, resource, body } of objs)
+      rest.create(def(registry, group, resource), ns, body, { fieldManager: 'kubectl-create' });
 }

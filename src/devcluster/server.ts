@@ -15,6 +15,7 @@ import { parseRequestInfo, type RequestInfo, type Target } from './http/request-
 import { serveResource } from './http/resource.ts';
 import type { ResourceDeps } from './http/resource-request.ts';
 import { acceptOf, notFound, sendJson, sendStatus } from './http/respond.ts';
+import { processesNotRun } from './http/subresources.ts';
 import { serveWatchUpgrade } from './http/websocket-watch.ts';
 import type { OidcAuthenticator } from './oidc.ts';
 
@@ -127,12 +128,19 @@ export function createHandler(deps: HandlerDeps): Handlers {
       });
   };
 
+  /** exec, attach and portforward arrive as SPDY or WebSocket upgrades: refused with a Status once authorized. */
+  const PROCESS_SUBRESOURCES = new Set(['exec', 'attach', 'portforward']);
   const upgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) =>
     serveWatchUpgrade(deps, req, socket, head, async (info) => {
       if (info.route.kind !== 'resource') throw notFound();
       const t = info.route.target;
       if (!deps.rest.registry.hasGroupVersion(t.group, t.version)) throw notFound();
       authorize(await identify(req), req, t, info.query);
+      if (t.resource === 'pods' && t.subresource && PROCESS_SUBRESOURCES.has(t.subresource)) {
+        const pods = deps.rest.registry.find(t.group, t.version, t.resource);
+        if (pods) deps.rest.get(pods, t.namespace ?? '', t.name ?? '');
+        throw processesNotRun(t.subresource, t.namespace ?? '', t.name ?? '');
+      }
       return t;
     });
 

@@ -214,6 +214,14 @@ export class Store {
     return () => this.listeners.delete(fn);
   }
 
+  /**
+   * Runs `fn` as one SQLite transaction, so its writes cost one commit (the simulated kubelets' heartbeats). `fn` must
+   * not throw once it has written: each write is already visible in memory and to watchers.
+   */
+  batch(fn: () => void): void {
+    this.db.transaction(fn)();
+  }
+
   /** Writes a new or changed object; returns the stored entry with its new resourceVersion. */
   put(res: string, ns: string, name: string, obj: Obj): Entry {
     const prev = this.get(res, ns, name);

@@ -10,6 +10,8 @@ export function recordEvent(
   type: 'Normal' | 'Warning',
   reason: string,
   message: string,
+  /** The container an event is about (`spec.containers{name}`) and the node that reports it (a kubelet's). */
+  detail: { fieldPath?: string; host?: string } = {},
 ): void {
   const meta = involved.metadata as Obj;
   const ns = String(meta.namespace ?? 'default');
@@ -27,13 +29,14 @@ export function recordEvent(
           name: meta.name,
           uid: meta.uid,
           resourceVersion: meta.resourceVersion,
+          ...(detail.fieldPath ? { fieldPath: detail.fieldPath } : {}),
         },
         reason,
         message,
         type,
-        source: { component },
+        source: detail.host ? { component, host: detail.host } : { component },
         reportingComponent: component,
-        reportingInstance: '',
+        reportingInstance: detail.host ?? '',
         firstTimestamp: at,
         lastTimestamp: at,
         count: 1,

@@ -20,6 +20,8 @@ export interface ControllersOptions {
   logger?: Logger;
   /** The clock controllers schedule with (ms); default Date.now. */
   now?: () => number;
+  /** Controllers run beside these (the simulated scheduler and kubelets, src/devcluster/simulation). */
+  more?: (ctx: ControllerContext) => Controller[];
 }
 
 /** Every controller the dev cluster runs. */
@@ -49,7 +51,7 @@ export function startControllers(opts: ControllersOptions): ControllerManager {
     },
   };
   const manager = new ControllerManager(ctx);
-  manager.add(...allControllers(manager.context));
+  manager.add(...allControllers(manager.context), ...(opts.more?.(manager.context) ?? []));
   manager.start();
   return manager;
 }

@@ -52,13 +52,18 @@ function tolerates(t: Obj, taint: Obj): boolean {
   return t.key === taint.key && String(t.value ?? '') === String(taint.value ?? '');
 }
 
-/** Whether every NoSchedule/NoExecute taint of the node is tolerated. */
-export function taintsTolerated(tolerations: unknown, node: Obj): boolean {
+/** The node's first NoSchedule/NoExecute taint the tolerations do not tolerate, if any. */
+export function untoleratedTaint(tolerations: unknown, node: Obj): Obj | undefined {
   const taints = Array.isArray((node.spec as Obj | undefined)?.taints)
     ? ((node.spec as Obj).taints as Obj[])
     : [];
   const ts = Array.isArray(tolerations) ? tolerations.filter(isObj) : [];
   return taints
     .filter((taint) => taint.effect === 'NoSchedule' || taint.effect === 'NoExecute')
-    .every((taint) => ts.some((t) => tolerates(t, taint)));
+    .find((taint) => !ts.some((t) => tolerates(t, taint)));
+}
+
+/** Whether every NoSchedule/NoExecute taint of the node is tolerated. */
+export function taintsTolerated(tolerations: unknown, node: Obj): boolean {
+  return untoleratedTaint(tolerations, node) === undefined;
 }

@@ -58,7 +58,11 @@ export function deleteOptions(body: unknown, q: URLSearchParams): DeleteOptions 
       `propagationPolicy: Unsupported value: "${propagation}": supported values: "Orphan", "Background", "Foreground"`,
     );
   const dryRun = Array.isArray(b.dryRun) ? b.dryRun.length > 0 : q.getAll('dryRun').length > 0;
+  const grace = b.gracePeriodSeconds ?? q.get('gracePeriodSeconds') ?? undefined;
+  if (grace !== undefined && grace !== null && !/^-?\d+$/.test(String(grace)))
+    throw badRequest(`gracePeriodSeconds: Invalid value: "${String(grace)}": must be an integer`);
   return {
+    gracePeriodSeconds: grace === undefined || grace === null ? undefined : Math.max(0, Number(grace)),
     propagationPolicy: propagation,
     preconditions: {
       uid: typeof pre.uid === 'string' ? pre.uid : undefined,

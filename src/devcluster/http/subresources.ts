@@ -1,10 +1,13 @@
-// Stage 4c: subresources: pods/log, scale, status and finalize, serviceaccounts/token. The others a real cluster
-// serves by running containers (exec, attach, portforward, proxy, ...) answer 501.
+// Stage 4c: subresources: pods/log (the simulated containers' lines), pods/binding, scale, status and finalize,
+// serviceaccounts/token. exec, attach and portforward answer 400: no process runs in the dev cluster. The others
+// (proxy, eviction, ...) answer 501.
 import { badRequest, methodNotAllowed, StatusError } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../patch/index.ts';
 import { patchKindOf } from '../patching.ts';
-import type { Obj } from '../store.ts';
+import { formatLog, logContainer, loggedStatus, logQuery, simulatedLog } from '../simulation/pod-log.ts';
+import { bindPod } from '../simulation/scheduler.ts';
+import type { Obj, StoreEvent } from '../store.ts';
 import { readDecodedBody } from './body.ts';
 import { writeOptions } from './params.ts';
 import type { ResourceDeps, ResourceRequest } from './resource-request.ts';
@@ -28,15 +31,78 @@ export async function serveTokenRequest(deps: ResourceDeps, r: ResourceRequest):
 const log: SubresourceHandler = async ({ rest }, r, ns, name) => {
   if (r.method !== 'GET') throw methodNotAllowed();
   const pod = rest.get(r.d, ns, name).obj;
-  const containers = ((pod.spec as Obj | undefined)?.containers ?? []) as Obj[];
-  const c = r.query.get('container') ?? String(containers[0]?.name ?? '');
-  if (!containers.some((x) => x.name === c)) throw badRequest(`container ${c} is not valid for pod ${name}`);
-  const phase = (pod.status as Obj | undefined)?.phase;
-  if (phase !== 'Running' && phase !== 'Succeeded' && phase !== 'Failed')
-    throw badRequest(`container "${c}" in pod "${name}" is waiting to start: ContainerCreating`);
-  // No container ever ran here, so a started one has written nothing.
+  const c = logContainer(pod, r.query.get('container'));
+  const q = logQuery(r.query, Date.now());
+  if (q.previous)
+    throw badRequest(`previous terminated container "${String(c.name)}" in pod "${name}" not found`);
+  const uid = (pod.metadata as Obj).uid;
+  const linesOf = (p: Obj) => simulatedLog(p, c, loggedStatus(p, c));
+  let written = linesOf(pod);
+  let budget = q.limitBytes ?? Number.POSITIVE_INFINITY;
+  const send = (text: string): boolean => {
+    const chunk = Buffer.from(text).subarray(0, Math.max(0, budget));
+    budget -= chunk.length;
+    if (chunk.length) r.res.write(chunk);
+    return budget > 0;
+  };
   r.res.writeHead(200, { 'Content-Type': 'text/plain' });
-  r.res.end('');
+  const more = send(formatLog(written, q));
+  const terminated = (p: Obj) => !!(loggedStatus(p, c).state as Obj).terminated;
+  if (!q.follow || !more || terminated(pod)) {
+    r.res.end();
+    return;
+  }
+  // follow: the container's next lines as its status changes; the stream ends with the container or the pod.
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      unsubscribe();
+      r.res.end();
+      resolve();
+    };
+    const unsubscribe = rest.store.subscribe((ev: StoreEvent) => {
+      if (ev.res !== '/pods' || ev.ns !== ns || ev.name !== name) return;
+      if (ev.type === 'DELETED' || (ev.obj.metadata as Obj).uid !== uid) return done();
+      try {
+        const now = linesOf(ev.obj);
+        const fresh = now.slice(written.length);
+        written = now;
+        if (!send(formatLog(fresh, { ...q, tailLines: undefined, sinceMs: undefined })) || terminated(ev.obj))
+          done();
+      } catch {
+        done(); // the container has no log any more
+      }
+    });
+    r.res.on('close', done);
+  });
+};
+
+/** pods/binding: the scheduler's (or a custom scheduler's) assignment of the pod to a node. */
+const binding: SubresourceHandler = async ({ rest }, r, ns, name) => {
+  if (r.method !== 'POST') throw methodNotAllowed();
+  const body = await readDecodedBody(r.req);
+  if (!isObj(body)) throw badRequest('the request body must be a Binding object');
+  const meta = isObj(body.metadata) ? body.metadata : {};
+  if (meta.name !== undefined && meta.name !== name)
+    throw badRequest('name in URL does not match name in Binding object');
+  const target = isObj(body.target) ? body.target : {};
+  if (target.kind !== undefined && target.kind !== '' && target.kind !== 'Node')
+    throw badRequest('Binding target kind must be Node');
+  if (typeof target.name !== 'string' || !target.name)
+    throw new StatusError(422, 'Invalid', `Binding "${name}" is invalid: target.name: Required value`);
+  bindPod(rest, ns, name, target.name, writeOptions(r.req, r.query));
+  sendJson(r.res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+};
+
+/** exec, attach, portforward: a clear refusal (the dev cluster's containers are simulated). */
+export function processesNotRun(sub: string, ns: string, name: string): StatusError {
+  return badRequest(
+    `the dev cluster simulates containers and runs no processes: pods/${sub} is not available for pod ${ns}/${name}`,
+  );
+}
+
+const noProcess: SubresourceHandler = async ({ rest }, r, ns, name) => {
+  rest.get(r.d, ns, name);
+  throw processesNotRun(r.target.subresource ?? '', ns, name);
 };
 
 const scale: SubresourceHandler = async ({ rest }, r, ns, name) => {
@@ -77,7 +143,16 @@ const objectPart: SubresourceHandler = async ({ rest }, r, ns, name) => {
   throw methodNotAllowed();
 };
 
-const HANDLERS: Record<string, SubresourceHandler> = { log, scale, status: objectPart, finalize: objectPart };
+const HANDLERS: Record<string, SubresourceHandler> = {
+  log,
+  binding,
+  exec: noProcess,
+  attach: noProcess,
+  portforward: noProcess,
+  scale,
+  status: objectPart,
+  finalize: objectPart,
+};
 
 export async function serveSubresource(deps: ResourceDeps, r: ResourceRequest): Promise<void> {
   const { d, target: t } = r;

@@ -64,7 +64,8 @@ function websocketSink(req: IncomingMessage, socket: Duplex, head: Buffer): Watc
 
 /**
  * Serves an upgrade request: `authorize` runs the front's stages and answers the target, or throws the Status to
- * answer. Only watches of served resources upgrade.
+ * answer (before the kind of upgrade is looked at, so SPDY requests get it too). Only watches of served resources
+ * upgrade.
  */
 export function serveWatchUpgrade(
   deps: ResourceDeps,
@@ -75,10 +76,10 @@ export function serveWatchUpgrade(
 ): void {
   socket.on('error', () => socket.destroy());
   void (async () => {
-    if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
-      throw badRequest('only WebSocket upgrades are served');
     const info = parseRequestInfo(req.url);
     const target = await authorize(info);
+    if (String(req.headers.upgrade ?? '').toLowerCase() !== 'websocket')
+      throw badRequest('only WebSocket upgrades are served');
     const d = deps.rest.registry.find(target.group, target.version, target.resource);
     if (!d || (target.namespace !== undefined && !d.namespaced)) throw notFound();
     const method = req.method ?? 'GET';

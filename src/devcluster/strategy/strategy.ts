@@ -4,7 +4,7 @@ import type { StatusCause } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import type { Registry } from '../registry.ts';
 import type { ResourceDef } from '../resources.ts';
-import type { WriteOptions } from '../rest.ts';
+import type { DeleteOptions, WriteOptions } from '../rest.ts';
 import type { Entry, Obj, Store } from '../store.ts';
 
 /** What a strategy may use beyond the object: storage, the served types, and the controllers the store emulates. */
@@ -38,8 +38,11 @@ export interface ResourceStrategy {
   afterStore(entry: Entry, ctx: StrategyContext): void;
   /** After the object is gone from storage. */
   afterRemove(removed: Entry, ctx: StrategyContext): void;
-  /** Deletion the resource performs itself (a namespace terminates); undefined: the generic delete. */
-  delete?(e: Entry, ctx: StrategyContext): Entry;
+  /**
+   * Deletion the resource performs itself (a namespace terminates, a running pod is stopped by its kubelet): the
+   * object as left, or undefined for the generic delete.
+   */
+  delete?(e: Entry, ctx: StrategyContext, opts: DeleteOptions): Entry | undefined;
 }
 
 export function metadataFinalizers(o: Obj): boolean {
