@@ -23,6 +23,7 @@ import {
 import { crdResourceDefs, readPath, writePath } from './crd.ts';
 import { isObj, jsonEqual, metaOf, newUid, nowSeconds, randomSuffix, validateMeta } from './meta.ts';
 import { validateName } from './names.ts';
+import { decodeStrictly } from './openapi/decode.ts';
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -40,8 +41,10 @@ export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
   force?: boolean;
-  /** `Strict` rejects fields a custom resource's schema does not declare (instead of pruning them). */
+  /** Unknown fields: `Strict` refuses them (400), `Warn` (the default) and `Ignore` drop them. */
   fieldValidation?: string;
+  /** Collects the write's warnings (unknown fields dropped), for the response's Warning headers. */
+  warnings?: string[];
   /** Default manager name when the client sends none (derived from the User-Agent like Kubernetes does). */
   userAgentManager?: string;
 }
@@ -251,6 +254,7 @@ export class Rest {
   ): Entry {
     this.checkTypeMeta(d, body);
     const o = structuredClone(body);
+    decodeStrictly(d, o, opts);
     o.apiVersion = apiVersionOf(d);
     o.kind = d.kind;
     const meta = metaOf(o);
@@ -397,8 +401,10 @@ export class Rest {
       o = structuredClone(old.obj);
       o.status = structuredClone(body.status);
       if (o.status === undefined) delete o.status;
+      decodeStrictly(d, o, opts);
     } else {
       o = structuredClone(body);
+      decodeStrictly(d, o, opts);
       o.apiVersion = apiVersionOf(d);
       o.kind = d.kind;
       if (d.subresources.includes('status')) {

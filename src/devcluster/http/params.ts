@@ -44,6 +44,7 @@ export function writeOptions(req: IncomingMessage, q: URLSearchParams): WriteOpt
     force: boolParam(q.get('force')),
     fieldValidation: fv ?? undefined,
     userAgentManager: ua.split('/')[0] || 'unknown',
+    warnings: [],
   };
 }
 

@@ -3,6 +3,7 @@ import { badRequest, methodNotAllowed } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import { patchKindOf } from '../patching.ts';
 import { storageKey } from '../resources.ts';
+import type { WriteOptions } from '../rest.ts';
 import type { Obj } from '../store.ts';
 import { toTable } from '../table/index.ts';
 import type { WatchSink } from '../watch.ts';
@@ -67,10 +68,21 @@ async function objectBody(r: ResourceRequest): Promise<Obj> {
   return body;
 }
 
+/** The write's warnings as `Warning: 299 - "..."` headers, as kube-apiserver sends them. */
+function sendWarnings(r: ResourceRequest, opts: WriteOptions): void {
+  if (opts.warnings?.length)
+    r.res.setHeader(
+      'Warning',
+      opts.warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+    );
+}
+
 const create: VerbHandler = async ({ rest }, r) => {
   if (r.target.name) throw methodNotAllowed();
   const body = await objectBody(r);
-  const e = rest.create(r.d, r.ns ?? '', body, writeOptions(r.req, r.query));
+  const opts = writeOptions(r.req, r.query);
+  const e = rest.create(r.d, r.ns ?? '', body, opts);
+  sendWarnings(r, opts);
   sendObject(r.res, r.accept, r.query, 201, r.d, e);
 };
 
@@ -78,7 +90,9 @@ const update: VerbHandler = async ({ rest }, r) => {
   const name = r.target.name;
   if (!name) throw methodNotAllowed();
   const body = await objectBody(r);
-  const e = rest.update(r.d, r.ns ?? '', name, body, writeOptions(r.req, r.query));
+  const opts = writeOptions(r.req, r.query);
+  const e = rest.update(r.d, r.ns ?? '', name, body, opts);
+  sendWarnings(r, opts);
   sendObject(r.res, r.accept, r.query, 200, r.d, e);
 };
 
@@ -89,7 +103,9 @@ const patch: VerbHandler = async ({ rest }, r) => {
   const body = await readDecodedBody(r.req);
   // Server-side apply of a missing object creates it (201).
   const existed = rest.store.get(storageKey(d), r.ns ?? '', t.name) !== undefined;
-  const e = rest.patch(d, r.ns ?? '', t.name, kind, body, writeOptions(r.req, r.query));
+  const opts = writeOptions(r.req, r.query);
+  const e = rest.patch(d, r.ns ?? '', t.name, kind, body, opts);
+  sendWarnings(r, opts);
   sendObject(r.res, r.accept, r.query, existed ? 200 : 201, d, e);
 };
 

@@ -1178,6 +1178,14 @@ export const coreSchemas: Record<string, Schema> = {
         'Name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`.',
       ),
       reportingInstance: str('ID of the controller instance, e.g. `kubelet-xyzf`.'),
+      series: {
+        type: 'object',
+        description: "Data about the Event series this event represents or nil if it's a singleton Event.",
+        properties: {
+          count: int32('Number of occurrences in this series up to the last heartbeat time'),
+          lastObservedTime: ref(META('MicroTime'), 'Time of the last occurrence observed'),
+        },
+      },
       source: { type: 'object', description: 'The component reporting this event.' },
       type: str('Type of this event (Normal, Warning), new types could be added in the future'),
     },

@@ -1,5 +1,5 @@
-// Custom resources: their CRD version's structural schema defaults, prunes (or, with fieldValidation=Strict,
-// refuses) unknown fields and validates; status is set only through the status subresource when there is one.
+// Custom resources: their CRD version's structural schema defaults, prunes (with a warning each; with
+// fieldValidation=Strict, refuses) unknown fields and validates; status is set only through the status subresource when there is one.
 import { badRequest } from '../../k8s/status.ts';
 import { defaultAndPrune, validateAgainstSchema } from '../crd.ts';
 import type { ResourceDef } from '../resources.ts';
@@ -14,8 +14,10 @@ export function customResourceStrategy(d: ResourceDef): ResourceStrategy {
     validate(o, opts) {
       const pruned: string[] = [];
       defaultAndPrune(schema, o, true, '', pruned);
+      const unknown = pruned.map((f) => `unknown field "${f}"`);
       if (opts.fieldValidation === 'Strict' && pruned.length > 0)
-        throw badRequest(`strict decoding error: ${pruned.map((f) => `unknown field "${f}"`).join(', ')}`);
+        throw badRequest(`strict decoding error: ${unknown.join(', ')}`);
+      if (opts.fieldValidation !== 'Ignore') opts.warnings?.push(...unknown);
       return validateAgainstSchema(schema, o);
     },
     // Kubernetes has no Go type to take patch strategies from for custom resources.
