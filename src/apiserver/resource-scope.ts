@@ -58,8 +58,14 @@ const WORKSPACE_RESOURCES = new Set(['workspaceroles', 'workspacerolebindings'])
  * `namespaces` in a workspace are that workspace's. So `namespaces/demo/namespaces/x` is cluster-scoped (x is not
  * demo), and so is `namespaces/demo/namespaces` (a list).
  */
-export function isClusterScopedResource(info: Pick<RequestInfo, 'resource' | 'name' | 'namespace'>): boolean {
+export function isClusterScopedResource(
+  info: Pick<RequestInfo, 'resource' | 'name' | 'namespace' | 'workspace'>,
+): boolean {
   if (info.resource === 'namespaces') return info.namespace !== '' && info.name !== info.namespace;
+  // Likewise a workspace under its own path outside the tenant group (monitoring's /workspaces/{ws} metrics) is that
+  // workspace's, as in KubeSphere; the tenant group's workspaces are global (resourceScopeOf checks that first).
+  if (info.resource === 'workspaces' && info.workspace !== '' && info.name === info.workspace)
+    return info.namespace !== '';
   if (WORKSPACE_RESOURCES.has(info.resource)) return info.namespace !== '';
   return CLUSTER_SCOPED_RESOURCES.has(info.resource);
 }

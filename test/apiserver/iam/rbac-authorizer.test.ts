@@ -104,6 +104,15 @@ test('attributes carry the scope whose bindings may grant the request', () => {
     kind: 'global',
     name: '',
   });
+  // A workspace's own metrics are judged in it (the console's workspace overview), the list of them cluster-wide.
+  assert.deepEqual(scope('/kapis/monitoring.kubesphere.io/v1alpha3/workspaces/team'), {
+    kind: 'workspace',
+    name: 'team',
+  });
+  assert.deepEqual(scope('/kapis/monitoring.kubesphere.io/v1alpha3/workspaces'), {
+    kind: 'cluster',
+    name: '',
+  });
   assert.deepEqual(scope('/metrics'), { kind: 'cluster', name: '' });
   assert.deepEqual(scope('/api/v1/namespaces/wide/pods'), { kind: 'namespace', name: 'wide' });
   assert.deepEqual(scope('/kapis/tenant.kubesphere.io/v1alpha2/workspaces/team/devops'), {
