@@ -352,6 +352,9 @@ describe('client-node against the dev cluster', { timeout: 300_000 }, () => {
   });
 
   it('paginates with limit/continue over a consistent snapshot', async () => {
+    // The namespace already holds the root CA publisher's ConfigMap, which sorts first.
+    await dev.controllers.idle();
+    assert.ok(dev.store.get('/configmaps', 'kube-public', 'kube-root-ca.crt'));
     for (let i = 0; i < 7; i++)
       await core.createNamespacedConfigMap({
         namespace: 'kube-public',
@@ -359,7 +362,7 @@ describe('client-node against the dev cluster', { timeout: 300_000 }, () => {
       });
     const first = await core.listNamespacedConfigMap({ namespace: 'kube-public', limit: 3 });
     assert.equal(first.items.length, 3);
-    assert.equal(first.metadata?.remainingItemCount, 4);
+    assert.equal(first.metadata?.remainingItemCount, 5);
     await core.deleteNamespacedConfigMap({ name: 'page-5', namespace: 'kube-public' });
     await core.createNamespacedConfigMap({
       namespace: 'kube-public',
@@ -377,16 +380,33 @@ describe('client-node against the dev cluster', { timeout: 300_000 }, () => {
       names.push(...page.items.map((i) => i.metadata?.name));
       cont = page.metadata?._continue;
     }
-    assert.deepEqual(names, ['page-0', 'page-1', 'page-2', 'page-3', 'page-4', 'page-5', 'page-6']);
+    assert.deepEqual(names, [
+      'kube-root-ca.crt',
+      'page-0',
+      'page-1',
+      'page-2',
+      'page-3',
+      'page-4',
+      'page-5',
+      'page-6',
+    ]);
     const bad = await devRequest(dev, 'GET', '/api/v1/configmaps?labelSelector=a%20in%20(b');
     assert.equal(bad.status, 400);
     const badField = await devRequest(dev, 'GET', '/api/v1/configmaps?fieldSelector=spec.nope%3Dx');
     assert.equal(badField.status, 400);
     const byNode = await devRequest(dev, 'GET', '/api/v1/pods?fieldSelector=spec.nodeName%3Dnode1');
-    assert.deepEqual(
-      (byNode.body as { items: { metadata: { name: string } }[] }).items.map((p) => p.metadata.name),
-      ['etcd-node1', 'kube-apiserver-node1'],
+    const onNode1 = (byNode.body as { items: { metadata: { name: string } }[] }).items.map(
+      (p) => p.metadata.name,
     );
+    const expected = dev.store
+      .list('/pods')
+      .filter((e) => (e.obj.spec as { nodeName?: string }).nodeName === 'node1')
+      .map((e) => e.name);
+    assert.ok(
+      onNode1.some((n) => n.startsWith('kube-proxy-')),
+      'the DaemonSet pod of node1',
+    );
+    assert.deepEqual(onNode1, expected);
   });
 
   it('rejects requests without the bearer token', async () => {
@@ -418,7 +438,9 @@ describe('dev cluster durability', { timeout: 180_000 }, () => {
     try {
       assert.equal(second.token, first.token, 'the token survives restarts');
       const r = await devRequest(second, 'GET', '/api/v1/namespaces/default/configmaps');
-      const items = (r.body as { items: { metadata: { name: string }; data: { i: string } }[] }).items;
+      const items = (r.body as { items: { metadata: { name: string }; data: { i: string } }[] }).items.filter(
+        (x) => x.metadata.name !== 'kube-root-ca.crt', // the root CA publisher's
+      );
       assert.equal(items.length, 20);
       assert.equal(items.find((x) => x.metadata.name === 'd19')?.data.i, '19');
       const nodes = await devRequest(second, 'GET', '/api/v1/nodes');

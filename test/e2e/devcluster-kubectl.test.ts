@@ -82,7 +82,10 @@ describe('kubectl against the dev cluster', {
       assert.match(ns, new RegExp(`^${n}\\s`, 'm'));
     const pods = await ok(['get', 'pods', '-A', '-o', 'wide']);
     assert.match(pods, /^NAMESPACE\s+NAME\s+/);
-    assert.match(pods, /^kube-system\s+etcd-node1\s/m);
+    assert.match(
+      pods,
+      /^kube-system\s+kube-proxy-[a-z0-9]{5}\s+\S+\s+\S+\s+\S+\s+\S+\s+192\.168\.49\.11\s+node1\s/m,
+    );
     const selected = await ok(['get', 'nodes', '-l', 'node-role.kubernetes.io/control-plane', '-o', 'name']);
     assert.equal(selected.trim(), 'node/node1');
     const notSelected = await ok([

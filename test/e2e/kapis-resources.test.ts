@@ -1,6 +1,8 @@
 // resources.kubesphere.io/v1alpha3 end to end: dev cluster -> informers -> kapiserver, with a real admin token.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { type PodUsage, podUsage } from '../../src/k8s/pod-resources.ts';
+import { formatBytes, formatCpu } from '../../src/k8s/quantity.ts';
 import { type Json, type KapisStack, startKapisStack, until } from '../apiserver/kapis/helpers.ts';
 
 const R = '/kapis/resources.kubesphere.io/v1alpha3';
@@ -77,11 +79,11 @@ before(async () => {
     metadata: { name: 'cfg', labels: { empty: '' } },
     data: {},
   });
-  // Let the informers see everything.
+  // The simulated kubelets run the pods; then the informers have seen everything.
   await until(async () => {
-    const r = await s.call('GET', `${R}/pods?limit=100`);
-    return r.body.totalItems >= 3;
-  }, 'pods in the cache');
+    const r = await s.call('GET', `${R}/pods?limit=100&status=Running`);
+    return ['web-1', 'web-2', 'db-1'].every((n) => names(r.body).includes(n));
+  }, 'running pods in the cache');
 });
 
 after(async () => {
@@ -112,13 +114,20 @@ describe('node list (seed 4.2)', () => {
   });
 
   test('node annotations: requests/limits of non-terminated pods and fractions of allocatable', async () => {
+    // Besides the test's pods, node1 may run demo pods the scheduler put there (coredns tolerates its taint).
+    const onNode1 = (await s.kube('GET', '/api/v1/pods?fieldSelector=spec.nodeName%3Dnode1')).body.items;
+    const others = onNode1
+      .filter((p: Json) => !['web-1', 'web-2'].includes(p.metadata.name))
+      .map((p: Json) => podUsage(p));
+    const sum = (k: keyof PodUsage, base: number) =>
+      others.reduce((n: number, u: PodUsage) => n + u[k], base);
     const r = await s.call('GET', `${R}/nodes/node1`);
     assert.equal(r.status, 200);
     const a = r.body.metadata.annotations;
-    assert.equal(a['node.kubesphere.io/cpu-requests'], '750m');
-    assert.equal(a['node.kubesphere.io/memory-requests'], '384Mi');
-    assert.equal(a['node.kubesphere.io/cpu-limits'], '2');
-    assert.equal(a['node.kubesphere.io/memory-limits'], '2Gi');
+    assert.equal(a['node.kubesphere.io/cpu-requests'], formatCpu(sum('cpuReq', 750)));
+    assert.equal(a['node.kubesphere.io/memory-requests'], formatBytes(sum('memReq', 384 * 2 ** 20)));
+    assert.equal(a['node.kubesphere.io/cpu-limits'], formatCpu(sum('cpuLim', 2000)));
+    assert.equal(a['node.kubesphere.io/memory-limits'], formatBytes(sum('memLim', 2 * 2 ** 30)));
     assert.match(a['node.kubesphere.io/cpu-requests-fraction'], /^\d+%$/);
     assert.match(a['node.kubesphere.io/memory-limits-fraction'], /^\d+%$/);
     // A pod that finishes stops counting.
@@ -129,7 +138,7 @@ describe('node list (seed 4.2)', () => {
     assert.equal(done.status, 200, JSON.stringify(done.body));
     await until(async () => {
       const n = await s.call('GET', `${R}/nodes/node1`);
-      return n.body.metadata.annotations['node.kubesphere.io/cpu-requests'] === '250m';
+      return n.body.metadata.annotations['node.kubesphere.io/cpu-requests'] === formatCpu(sum('cpuReq', 250));
     }, 'usage update after the pod succeeded');
   });
 
@@ -205,7 +214,9 @@ describe('query parameters', () => {
     assert.deepEqual(names((await s.call('GET', `${R}/pods?ownerReference=${web.metadata.uid}`)).body), [
       'web-1',
     ]);
-    assert.deepEqual(names((await s.call('GET', `${R}/pods?ownerKind=ReplicaSet`)).body), ['web-1']);
+    assert.deepEqual(names((await s.call('GET', `${R}/pods?namespace=team-a&ownerKind=ReplicaSet`)).body), [
+      'web-1',
+    ]);
     assert.deepEqual(
       names(
         (
@@ -235,8 +246,15 @@ describe('query parameters', () => {
     assert.deepEqual(names((await s.call('GET', `${R}/pods?nodeName=node2&namespace=team-b`)).body), [
       'db-1',
     ]);
-    assert.deepEqual(names((await s.call('GET', `${R}/pods?phase=Succeeded`)).body), ['web-2']);
-    assert.deepEqual(names((await s.call('GET', `${R}/pods?status=Completed`)).body), ['web-2']);
+    assert.deepEqual(names((await s.call('GET', `${R}/pods?namespace=team-a&phase=Succeeded`)).body), [
+      'web-2',
+    ]);
+    assert.deepEqual(names((await s.call('GET', `${R}/pods?namespace=team-a&status=Completed`)).body), [
+      'web-2',
+    ]);
+    assert.deepEqual(names((await s.call('GET', `${R}/pods?namespace=team-b&status=Running`)).body), [
+      'db-1',
+    ]);
   });
 
   test('invalid parameters answer 400 Status', async () => {
