@@ -11,6 +11,7 @@ import type { Entry, Obj } from '../store.ts';
 
 export const KUBELET = 'kubelet';
 const LEASE_NAMESPACE = 'kube-node-lease';
+const LEASES = 'coordination.k8s.io/leases';
 const LEASE_DURATION_SECONDS = 40;
 /** A node's status is rewritten every this many lease renewals even when unchanged (kubelet: 5 min vs 10 s). */
 const STATUS_EVERY_RENEWALS = 30;
@@ -167,7 +168,7 @@ export const nodeRegistration: Controller = {
       const next = { ...e.obj, status: nodeStatus(e.obj, timestamp(ctx.now())) };
       e = ctx.rest.update(nodes, '', name, withRv(next, e), { fieldManager: KUBELET }, 'status');
     }
-    if (!ctx.store.get('/leases', LEASE_NAMESPACE, name) && ctx.store.get('/namespaces', '', LEASE_NAMESPACE))
+    if (!ctx.store.get(LEASES, LEASE_NAMESPACE, name) && ctx.store.get('/namespaces', '', LEASE_NAMESPACE))
       ctx.rest.create(
         ctx.def('coordination.k8s.io', 'leases'),
         LEASE_NAMESPACE,
@@ -239,7 +240,7 @@ export class NodeHeartbeat {
                 'status',
               );
           }
-          const lease = this.rest.store.get('/leases', LEASE_NAMESPACE, n.name);
+          const lease = this.rest.store.get(LEASES, LEASE_NAMESPACE, n.name);
           if (!lease) continue; // registration creates it
           const spec = { ...(lease.obj.spec as Obj), holderIdentity: n.name, renewTime: microTime(nowMs) };
           this.rest.update(leases, LEASE_NAMESPACE, n.name, withRv({ ...lease.obj, spec }, lease), {

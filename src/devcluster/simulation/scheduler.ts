@@ -120,6 +120,7 @@ const RESOURCE_REASONS = new Set(['Too many pods', 'Insufficient cpu', 'Insuffic
 
 /** "0/3 nodes are available: ..." with kube-scheduler's sorted reason histogram and its preemption summary. */
 export function unschedulableMessage(total: number, perNode: string[][]): string {
+  if (total === 0) return 'no nodes available to schedule pods';
   const counts = new Map<string, number>();
   let preemptable = 0;
   for (const reasons of perNode) {
