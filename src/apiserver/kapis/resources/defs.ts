@@ -1,6 +1,7 @@
 // The resource types resources.kubesphere.io/v1alpha3 serves: where each lives in the orchestrator, how it sorts,
 // which per-kind filters it has (beyond the ObjectMeta filters every type has), and how an item is presented.
 import type { IndexFunc, KubeObject, ResourceRef } from '../../cluster/index.ts';
+import { withoutCredentials } from '../../iam/user-credentials.ts';
 import { daemonSetStatus, nodeStatus, podStatus, workloadStatus } from './status.ts';
 
 /** A per-kind filter answered from a lazily built informer index (`fold`: case-insensitive values). */
@@ -18,8 +19,13 @@ export interface ResourceDef {
   /** sortBy values; the first is the default. */
   sortFields: readonly string[];
   indexedFilters: Record<string, IndexedFilter>;
-  /** Removes what must never be served (Secret values). */
+  /** Removes what must never be served (Secret values, User credentials). */
   redact?: (obj: KubeObject) => KubeObject;
+  /**
+   * Served only when the orchestrator's discovery lists it (KubeSphere's own CRDs, optional APIs); its informer starts
+   * on first use. The others are always there and start at boot.
+   */
+  optional?: boolean;
 }
 
 const SORT_FIELDS = ['creationTimestamp', 'createTime', 'name'] as const;
@@ -44,6 +50,14 @@ export function redactSecret(obj: KubeObject): KubeObject {
   return obj;
 }
 
+/** A FederatedSecret's template is a Secret (its per-cluster overrides may carry values too). */
+function redactFederatedSecret(obj: KubeObject): KubeObject {
+  const spec = rec(obj.spec);
+  if (spec.template) redactSecret(rec(spec.template) as KubeObject);
+  delete spec.overrides;
+  return redactSecret(obj);
+}
+
 function def(
   name: string,
   group: string,
@@ -61,6 +75,27 @@ function def(
     ...extra,
   };
 }
+
+const RBAC = 'rbac.authorization.k8s.io';
+const SNAPSHOT = 'snapshot.storage.k8s.io';
+const IAM = 'iam.kubesphere.io';
+const NOTIFICATION = 'notification.kubesphere.io';
+const FEDERATED = [
+  'federatednamespaces',
+  'federateddeployments',
+  'federatedconfigmaps',
+  'federatedservices',
+  'federatedapplications',
+  'federatedpersistentvolumeclaims',
+  'federatedstatefulsets',
+  'federatedingresses',
+];
+
+type OptionalDef = [name: string, group: string, version: string, namespaced: boolean];
+const optional = (defs: OptionalDef[]): ResourceDef[] =>
+  defs.map(([name, group, version, namespaced]) =>
+    def(name, group, version, namespaced, {}, { optional: true }),
+  );
 
 export const RESOURCES: readonly ResourceDef[] = [
   def('nodes', '', 'v1', false, { status: STATUS_NODE }),
@@ -109,6 +144,60 @@ export const RESOURCES: readonly ResourceDef[] = [
   def('ingresses', 'networking.k8s.io', 'v1', true),
   def('storageclasses', 'storage.k8s.io', 'v1', false),
   def('customresourcedefinitions', 'apiextensions.k8s.io', 'v1', false),
+  def('roles', RBAC, 'v1', true),
+  def('rolebindings', RBAC, 'v1', true),
+  def('clusterroles', RBAC, 'v1', false),
+  def('clusterrolebindings', RBAC, 'v1', false),
+  ...optional([
+    ['networkpolicies', 'networking.k8s.io', 'v1', true],
+    ['applications', 'app.k8s.io', 'v1beta1', true],
+    ['volumesnapshots', SNAPSHOT, 'v1', true],
+    ['volumesnapshotclasses', SNAPSHOT, 'v1', false],
+    ['volumesnapshotcontents', SNAPSHOT, 'v1', false],
+    ['ippools', 'network.kubesphere.io', 'v1alpha1', false],
+    ['dashboards', 'monitoring.kubesphere.io', 'v1alpha2', true],
+    ['clusterdashboards', 'monitoring.kubesphere.io', 'v1alpha2', false],
+    ['devopsprojects', 'devops.kubesphere.io', 'v1alpha3', false],
+    ['workspaces', 'tenant.kubesphere.io', 'v1alpha1', false],
+    ['workspacetemplates', 'tenant.kubesphere.io', 'v1alpha2', false],
+    ['globalroles', IAM, 'v1alpha2', false],
+    ['globalrolebindings', IAM, 'v1alpha2', false],
+    ['workspaceroles', IAM, 'v1alpha2', false],
+    ['workspacerolebindings', IAM, 'v1alpha2', false],
+    ['loginrecords', IAM, 'v1alpha2', false],
+    ['groups', IAM, 'v1alpha2', false],
+    ['groupbindings', IAM, 'v1alpha2', false],
+    ['clusters', 'cluster.kubesphere.io', 'v1alpha1', false],
+    ['notificationmanagers', NOTIFICATION, 'v2beta2', false],
+    ['configs', NOTIFICATION, 'v2beta2', false],
+    ['receivers', NOTIFICATION, 'v2beta2', false],
+    ['routers', NOTIFICATION, 'v2beta2', false],
+    ['silences', NOTIFICATION, 'v2beta2', false],
+    ...FEDERATED.map((name): OptionalDef => [name, 'types.kubefed.io', 'v1beta1', true]),
+  ]),
+  def(
+    'federatedsecrets',
+    'types.kubefed.io',
+    'v1beta1',
+    true,
+    {},
+    {
+      optional: true,
+      redact: redactFederatedSecret,
+    },
+  ),
+  // Users never show a credential, here either (KubeSphere's v1alpha3 getter returns the bcrypt hash).
+  def(
+    'users',
+    IAM,
+    'v1alpha2',
+    false,
+    {},
+    {
+      optional: true,
+      redact: (obj) => withoutCredentials(obj) as KubeObject,
+    },
+  ),
 ];
 
 export const RESOURCE_BY_NAME: ReadonlyMap<string, ResourceDef> = new Map(RESOURCES.map((r) => [r.name, r]));

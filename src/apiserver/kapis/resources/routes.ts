@@ -3,79 +3,33 @@
 //   GET /kapis/resources.kubesphere.io/v1alpha3/namespaces/{namespace}/{resources}[/{name}]
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
-import { notFound, StatusError, serviceUnavailable } from '../../../k8s/status.ts';
-import type { ClusterCache, Entry, Informer, KubeObject } from '../../cluster/index.ts';
+import { notFound, StatusError } from '../../../k8s/status.ts';
 import type { ServerContext } from '../../context.ts';
 import { parseListQuery } from '../query.ts';
 import { registerKapisRoute } from '../route.ts';
 import { errors, KubeObject as KubeObjectSchema, ListQueryString, listResult } from '../schemas.ts';
 import { RESOURCE_BY_NAME, RESOURCES, type ResourceDef } from './defs.ts';
 import { listBody, listPage } from './list.ts';
-import { annotateNode, NodeUsage } from './nodeusage.ts';
+import { ResourceService } from './service.ts';
+import {
+  legacyDefinition,
+  legacyGet,
+  legacySearch,
+  notSupported,
+  parseLegacyQuery,
+} from './v1alpha2/legacy.ts';
+import { registerComponentRoutes, registerV1alpha2Routes } from './v1alpha2/routes.ts';
 
 export const GROUP = 'resources.kubesphere.io';
 export const VERSION = 'v1alpha3';
 const BASE = `/${GROUP}/${VERSION}`;
-const SYNC_WAIT_MS = 15_000;
-
 const TAG = 'resources.kubesphere.io/v1alpha3';
 const supported = RESOURCES.map((r) => r.name).join(', ');
-
-function unsupported(resource: string): StatusError {
-  return new StatusError(404, 'NotFound', `resource "${resource}" is not supported by ${GROUP}/${VERSION}`, {
-    group: GROUP,
-    kind: resource,
-  });
-}
-
-class ResourceService {
-  private usage?: NodeUsage;
-
-  constructor(private readonly cache: ClusterCache) {}
-
-  /** Starts the informers of every served type (boot), and the node usage tracker on the pod informer. */
-  start(): void {
-    for (const def of RESOURCES) this.cache.informer(def.ref);
-    this.usage = new NodeUsage(this.cache.informer({ group: '', version: 'v1', resource: 'pods' }));
-  }
-
-  async synced(def: ResourceDef): Promise<Informer> {
-    const inf = this.cache.informer(def.ref);
-    if (!(await inf.waitForSync(SYNC_WAIT_MS))) {
-      throw serviceUnavailable(`the cache of ${def.name} has not synced yet; retry shortly`);
-    }
-    return inf;
-  }
-
-  definition(resource: string): ResourceDef {
-    const def = RESOURCE_BY_NAME.get(resource);
-    if (!def) throw unsupported(resource);
-    return def;
-  }
-
-  async checkNamespace(namespace: string): Promise<void> {
-    const ns = await this.synced(this.definition('namespaces'));
-    if (!ns.get('', namespace)) throw notFound('', 'namespaces', namespace);
-  }
-
-  presenter(def: ResourceDef): ((obj: KubeObject) => KubeObject) | undefined {
-    if (def.name === 'nodes') {
-      const usage = this.usage;
-      return usage ? (obj) => annotateNode(obj, usage) : undefined;
-    }
-    return def.redact;
-  }
-
-  present(def: ResourceDef, e: Entry): string {
-    const p = this.presenter(def);
-    return p ? JSON.stringify(p(e.object())) : e.json;
-  }
-}
 
 const listSchema = (namespaced: boolean) => ({
   tags: [TAG],
   summary: namespaced ? 'List resources of a type in a namespace' : 'List resources of a type',
-  description: `Served from the informer cache. Supported resources: ${supported}. Nodes carry computed annotations node.kubesphere.io/{cpu,memory}-{requests,limits}[-fraction]; Secrets never carry data.`,
+  description: `Served from the informer cache. Supported resources: ${supported} (the optional ones when the cluster serves their API), else those of the v1alpha2 search, answered in its shape. Nodes carry computed annotations node.kubesphere.io/{cpu,memory}-{requests,limits}[-fraction]; Secrets never carry data.`,
   operationId: namespaced ? 'ListNamespacedResources' : 'ListResources',
   params: Type.Object({
     ...(namespaced ? { namespace: Type.String({ description: 'Namespace' }) } : {}),
@@ -117,13 +71,25 @@ function searchOf(request: FastifyRequest): string {
   return q < 0 ? '' : request.url.slice(q + 1);
 }
 
+/** The v1alpha3 definition of a type the cluster serves; undefined when v1alpha2's search is to answer instead. */
+async function v1alpha3Definition(svc: ResourceService, resource: string): Promise<ResourceDef | undefined> {
+  const def = RESOURCE_BY_NAME.get(resource);
+  if (def && (await svc.served(def))) return def;
+  if (legacyDefinition(resource)) return undefined;
+  throw notSupported(resource);
+}
+
 export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const svc = new ResourceService(ctx.cache);
+  const svc = new ResourceService(ctx.cache, ctx.cluster);
   svc.start();
+  registerV1alpha2Routes(app, svc);
+  registerComponentRoutes(app, svc, VERSION);
 
   const list = async (request: FastifyRequest, reply: FastifyReply, resource: string) => {
     const { namespace } = request.params as Params;
-    const def = svc.definition(resource);
+    const def = await v1alpha3Definition(svc, resource);
+    reply.type('application/json; charset=utf-8');
+    if (!def) return legacySearch(svc, resource, namespace, parseLegacyQuery(searchOf(request)));
     if (namespace !== undefined && !def.namespaced) {
       throw new StatusError(404, 'NotFound', `resource "${resource}" is not namespaced`);
     }
@@ -131,13 +97,14 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
     if (namespace !== undefined) await svc.checkNamespace(namespace);
     const inf = await svc.synced(def);
     const page = listPage(inf, def, q, namespace);
-    reply.type('application/json; charset=utf-8');
     return listBody(page, svc.presenter(def));
   };
 
   const get = async (request: FastifyRequest, reply: FastifyReply) => {
     const { namespace, resources = '', name = '' } = request.params as Params;
-    const def = svc.definition(resources);
+    const def = await v1alpha3Definition(svc, resources);
+    reply.type('application/json; charset=utf-8');
+    if (!def) return legacyGet(svc, resources, namespace, name);
     if (namespace !== undefined && !def.namespaced) {
       throw new StatusError(404, 'NotFound', `resource "${resources}" is not namespaced`);
     }
@@ -146,7 +113,6 @@ export function registerResourceRoutes(app: FastifyInstance, ctx: ServerContext)
     // A namespaced type asked for without a namespace finds nothing (as KubeSphere's listers).
     const entry = def.namespaced && namespace === undefined ? undefined : inf.get(namespace ?? '', name);
     if (!entry) throw notFound(def.ref.group, def.name, name);
-    reply.type('application/json; charset=utf-8');
     return svc.present(def, entry);
   };
 
