@@ -411,7 +411,7 @@ export class Rest {
         if (old.obj.status === undefined) delete o.status;
         else o.status = structuredClone(old.obj.status);
       }
-      strategy.prepareForUpdate(o, old.obj, sub);
+      strategy.prepareForUpdate(o, old.obj, sub, this.ctx);
     }
     const meta = metaOf(o);
     meta.name = old.name;

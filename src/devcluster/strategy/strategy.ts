@@ -21,7 +21,7 @@ export interface ResourceStrategy {
   /** Defaults of a new object (metadata already set); may refuse it (422). */
   prepareForCreate(o: Obj, ctx: StrategyContext): void;
   /** Restores what a full replacement may not change, before the old identity metadata is copied in. */
-  prepareForUpdate(o: Obj, old: Obj, sub: string | undefined): void;
+  prepareForUpdate(o: Obj, old: Obj, sub: string | undefined, ctx: StrategyContext): void;
   /** Checks that need the final identity (may refuse, 422), then fills derived fields. */
   finishUpdate(o: Obj, old: Obj, sub: string | undefined): void;
   /** Normalisation on every write (create and update). */
