@@ -93,6 +93,11 @@ class PodIps {
     }
   }
 
+  /** Keys of the pods holding an IP on `node`. */
+  podsOn(node: string): string[] {
+    return [...this.byPod].filter(([, v]) => v.node === node).map(([k]) => k);
+  }
+
   allocate(node: Obj): string | undefined {
     const cidr = String((node.spec as Obj | undefined)?.podCIDR ?? '');
     const m = /^(\d+\.\d+\.\d+)\.0\/24$/.exec(cidr);
@@ -134,6 +139,11 @@ export function kubeletController(opts: KubeletOptions): Controller {
           return node && ev.type !== 'DELETED' ? [objectKey(ev.ns, ev.name)] : [];
         },
       },
+      // A node that goes away orphans its pods: collected as kube-controller-manager's pod GC does.
+      {
+        res: '/nodes',
+        keys: (ev) => (ev.type === 'DELETED' ? ips.podsOn(ev.name) : []),
+      },
     ],
     reconcile(key, ctx) {
       const { ns, name } = splitKey(key);
@@ -151,7 +161,10 @@ export function kubeletController(opts: KubeletOptions): Controller {
         }
         return undefined;
       }
-      if (!node) return undefined; // no kubelet: the pod stays as it is until its node appears
+      if (!node) {
+        orphaned(ctx, e);
+        return undefined;
+      }
       const status = (pod.status ?? {}) as Obj;
       if (status.phase === 'Succeeded' || status.phase === 'Failed') return undefined;
       if (!status.podIP && !status.hostIP) {
@@ -339,6 +352,19 @@ function finishedStatus(pod: Obj, code: number, nowMs: number): Obj {
       },
     })),
   };
+}
+
+/** A pod bound to a node that does not exist is deleted (PodGC), unless it is new: its node may be on its way. */
+function orphaned(ctx: ControllerContext, e: Entry): void {
+  const status = (e.obj.status ?? {}) as Obj;
+  if (!status.hostIP) return;
+  try {
+    ctx.rest.delete(ctx.def('', 'pods'), e.ns, e.name, {
+      preconditions: { uid: String((e.obj.metadata as Obj).uid) },
+    });
+  } catch (err) {
+    if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
+  }
 }
 
 /** Graceful deletion: the containers are stopped (Killing events) and the pod removed, as its kubelet does. */

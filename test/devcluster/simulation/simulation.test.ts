@@ -326,6 +326,14 @@ describe('simulated nodes, scheduler and kubelets', { timeout: 120_000 }, () => 
     );
   });
 
+  it('the pods of a deleted node are collected', async () => {
+    dev.rest.create(defOf(dev, '', 'nodes'), '', { metadata: { name: 'gone' } });
+    dev.rest.create(pods(), NS, podBody('stranded', { nodeName: 'gone' }));
+    await until(() => phase('stranded') === 'Running', 'running on the new node');
+    dev.rest.delete(defOf(dev, '', 'nodes'), '', 'gone');
+    await until(() => !pod('stranded'), 'orphaned pod deleted');
+  });
+
   it('Endpoints resolve named target ports; the Service owns its EndpointSlice', async () => {
     dev.rest.create(
       pods(),
