@@ -156,8 +156,8 @@ export function kubeletController(opts: KubeletOptions): Controller {
       const node = ctx.store.get('/nodes', '', nodeName);
       if (meta.deletionTimestamp) {
         if (!stopped.has(uid)) {
-          stopped.add(uid);
           stop(ctx, e, node?.obj);
+          stopped.add(uid);
         }
         return undefined;
       }
@@ -354,17 +354,21 @@ function finishedStatus(pod: Obj, code: number, nowMs: number): Obj {
   };
 }
 
-/** A pod bound to a node that does not exist is deleted (PodGC), unless it is new: its node may be on its way. */
-function orphaned(ctx: ControllerContext, e: Entry): void {
-  const status = (e.obj.status ?? {}) as Obj;
-  if (!status.hostIP) return;
+/** Removes this pod now (not one recreated under its name meanwhile); gone already is fine. */
+function removePod(ctx: ControllerContext, e: Entry): void {
   try {
     ctx.rest.delete(ctx.def('', 'pods'), e.ns, e.name, {
+      gracePeriodSeconds: 0,
       preconditions: { uid: String((e.obj.metadata as Obj).uid) },
     });
   } catch (err) {
     if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
   }
+}
+
+/** A pod bound to a node that does not exist is deleted (PodGC), unless it is new: its node may be on its way. */
+function orphaned(ctx: ControllerContext, e: Entry): void {
+  if ((e.obj.status as Obj | undefined)?.hostIP) removePod(ctx, e);
 }
 
 /** Graceful deletion: the containers are stopped (Killing events) and the pod removed, as its kubelet does. */
@@ -377,12 +381,5 @@ function stop(ctx: ControllerContext, e: Entry, node: Obj | undefined): void {
         fieldPath: `spec.containers{${String(c.name)}}`,
         host,
       });
-  try {
-    ctx.rest.delete(ctx.def('', 'pods'), e.ns, e.name, {
-      gracePeriodSeconds: 0,
-      preconditions: { uid: String((e.obj.metadata as Obj).uid) },
-    });
-  } catch (err) {
-    if (!(err instanceof StatusError && (err.code === 404 || err.code === 409))) throw err;
-  }
+  removePod(ctx, e);
 }
