@@ -99,6 +99,24 @@ function nodeReady(node: Obj): boolean {
   return Array.isArray(conds) && conds.some((c) => isObj(c) && c.type === 'Ready' && c.status === 'True');
 }
 
+interface Allocatable {
+  cpu: number;
+  mem: number;
+  pods: number;
+}
+
+/** A node's allocatable resources, parsed once per version of the node. */
+const allocatableCache = new WeakMap<Obj, Allocatable>();
+function allocatableOf(node: Obj): Allocatable {
+  let a = allocatableCache.get(node);
+  if (!a) {
+    const alloc = ((node.status as Obj | undefined)?.allocatable ?? {}) as Obj;
+    a = { cpu: cpuMillis(alloc.cpu), mem: bytes(alloc.memory), pods: Number(alloc.pods ?? 110) };
+    allocatableCache.set(node, a);
+  }
+  return a;
+}
+
 /** The reasons a node does not fit the pod (kube-scheduler's filter messages), empty when it fits. */
 function misfits(pod: Obj, usage: PodUsage, node: Obj, load: NodeLoad): string[] {
   const spec = pod.spec as Obj;
@@ -108,11 +126,11 @@ function misfits(pod: Obj, usage: PodUsage, node: Obj, load: NodeLoad): string[]
   const taint = untoleratedTaint(spec.tolerations, node);
   if (taint) return [`node(s) had untolerated taint {${String(taint.key)}: ${String(taint.value ?? '')}}`];
   if (!nodeSelected(spec, node)) return ["node(s) didn't match Pod's node affinity/selector"];
-  const alloc = ((node.status as Obj | undefined)?.allocatable ?? {}) as Obj;
+  const alloc = allocatableOf(node);
   const out: string[] = [];
-  if (load.pods + 1 > Number(alloc.pods ?? 110)) out.push('Too many pods');
-  if (usage.cpuReq > 0 && load.cpu + usage.cpuReq > cpuMillis(alloc.cpu)) out.push('Insufficient cpu');
-  if (usage.memReq > 0 && load.mem + usage.memReq > bytes(alloc.memory)) out.push('Insufficient memory');
+  if (load.pods + 1 > alloc.pods) out.push('Too many pods');
+  if (usage.cpuReq > 0 && load.cpu + usage.cpuReq > alloc.cpu) out.push('Insufficient cpu');
+  if (usage.memReq > 0 && load.mem + usage.memReq > alloc.mem) out.push('Insufficient memory');
   return out;
 }
 
@@ -209,11 +227,9 @@ export function schedulerController(): Controller {
         const reasons = misfits(e.obj, usage, n.obj, load);
         perNode.push(reasons);
         if (reasons.length) continue;
-        const alloc = ((n.obj.status as Obj | undefined)?.allocatable ?? {}) as Obj;
+        const alloc = allocatableOf(n.obj);
         const free = (used: number, total: number) => (total > 0 ? Math.max(0, total - used) / total : 0);
-        const s =
-          free(load.scoreCpu + score.cpu, cpuMillis(alloc.cpu)) +
-          free(load.scoreMem + score.mem, bytes(alloc.memory));
+        const s = free(load.scoreCpu + score.cpu, alloc.cpu) + free(load.scoreMem + score.mem, alloc.mem);
         // Default topology spreading first (fewest replicas of the same owner), then the least allocated node.
         const siblings = owner ? (load.owners.get(owner) ?? 0) : 0;
         if (
