@@ -185,6 +185,22 @@ export const BUILTIN_RESOURCES: ResourceDef[] = [
   def('rbac.authorization.k8s.io', 'v1', 'clusterroles', 'ClusterRole', false),
   def('rbac.authorization.k8s.io', 'v1', 'clusterrolebindings', 'ClusterRoleBinding', false),
   def('coordination.k8s.io', 'v1', 'leases', 'Lease', true),
+  def('networking.k8s.io', 'v1', 'networkpolicies', 'NetworkPolicy', true, {
+    shortNames: ['netpol'],
+    generation: true,
+  }),
+  def('networking.k8s.io', 'v1', 'ingresses', 'Ingress', true, {
+    shortNames: ['ing'],
+    subresources: ['status'],
+    generation: true,
+  }),
+  def('networking.k8s.io', 'v1', 'ingressclasses', 'IngressClass', false, { generation: true }),
+  def('policy', 'v1', 'poddisruptionbudgets', 'PodDisruptionBudget', true, {
+    shortNames: ['pdb'],
+    subresources: ['status'],
+    generation: true,
+  }),
+  def('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false, { shortNames: ['pc'] }),
   def('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
   def('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
@@ -221,10 +237,13 @@ export const BUILTIN_GROUP_ORDER = [
   'batch',
   'authentication.k8s.io',
   'authorization.k8s.io',
+  'networking.k8s.io',
+  'policy',
   'rbac.authorization.k8s.io',
   'coordination.k8s.io',
   'discovery.k8s.io',
   'apiextensions.k8s.io',
+  'scheduling.k8s.io',
 ];
 
 /** Discovery verbs of a subresource entry (`pods/log`, `deployments/scale`, ...). */

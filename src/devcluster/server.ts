@@ -14,7 +14,7 @@ import { openApiDocument } from './http/openapi.ts';
 import { parseRequestInfo, type RequestInfo, type Target } from './http/request-info.ts';
 import { serveResource } from './http/resource.ts';
 import type { ResourceDeps } from './http/resource-request.ts';
-import { acceptOf, notFound, sendJson, sendStatus } from './http/respond.ts';
+import { acceptOf, checkAcceptable, notFound, sendJson, sendStatus } from './http/respond.ts';
 import { processesNotRun } from './http/subresources.ts';
 import { serveWatchUpgrade } from './http/websocket-watch.ts';
 import type { OidcAuthenticator } from './oidc.ts';
@@ -94,6 +94,7 @@ export function createHandler(deps: HandlerDeps): Handlers {
         return serveResource(deps, req, res, t, query, caller, allows);
       }
       case 'openapi': {
+        checkAcceptable(acceptOf(req)); // JSON only: no protobuf encoding of the documents
         const doc = openApiDocument(info.path, registry);
         if (!doc) throw notFound();
         return sendJson(res, 200, doc);

@@ -1,5 +1,6 @@
-// `/openapi/v3` and `/openapi/v3/<api/v1 | apis/g/v>` documents for the currently served types.
+// `/openapi/v3`, `/openapi/v3/<api/v1 | apis/g/v>` and `/openapi/v2` documents for the currently served types.
 import { openApiV3GroupDocument, openApiV3Index, type ResourceInfo } from '../openapi/index.ts';
+import { openApiV2Document } from '../openapi/v2.ts';
 import type { Registry } from '../registry.ts';
 import { apiVersionOf } from '../resources.ts';
 
@@ -25,11 +26,15 @@ function documentFor(registry: Registry, gv: string): object | undefined {
 
 /** The JSON of the document at `path`, or undefined when there is none. */
 export function openApiDocument(path: string, registry: Registry): string | undefined {
-  if (path === '/openapi/v3' || path === '/openapi/v3/') {
-    const gvs = registry
-      .groups()
-      .flatMap((g) => g.versions.map((v) => apiVersionOf({ group: g.name, version: v })));
-    return JSON.stringify(openApiV3Index(gvs, (gv: string) => documentFor(registry, gv)));
+  const gvs = () =>
+    registry.groups().flatMap((g) => g.versions.map((v) => apiVersionOf({ group: g.name, version: v })));
+  if (path === '/openapi/v3' || path === '/openapi/v3/')
+    return JSON.stringify(openApiV3Index(gvs(), (gv: string) => documentFor(registry, gv)));
+  if (path === '/openapi/v2' || path === '/openapi/v2/') {
+    const docs = gvs()
+      .map((gv) => documentFor(registry, gv))
+      .filter((d): d is object => d !== undefined);
+    return JSON.stringify(openApiV2Document(docs));
   }
   const m = /^\/openapi\/v3\/(api\/v1|apis\/([^/]+)\/([^/]+))\/?$/.exec(path);
   if (!m) return undefined;

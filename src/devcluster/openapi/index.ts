@@ -18,6 +18,7 @@ import {
 } from './builders.ts';
 import { coreSchemas } from './schemas-core.ts';
 import { crdSchemas as crdKindSchemas, metaSchemas } from './schemas-meta.ts';
+import { networkingSchemas } from './schemas-networking.ts';
 import { workloadSchemas } from './schemas-workloads.ts';
 
 export interface ResourceInfo {
@@ -36,6 +37,7 @@ export const builtinSchemas: Readonly<Record<string, Schema>> = {
   ...crdKindSchemas,
   ...coreSchemas,
   ...workloadSchemas,
+  ...networkingSchemas,
 };
 
 /** Go package prefix of each built-in group's schema names. */

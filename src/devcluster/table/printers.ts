@@ -811,7 +811,111 @@ export const PRINTERS: Record<string, Printer> = {
     ],
     row: (o, now) => ({ cells: [nameOf(o), str(get(o, 'spec', 'holderIdentity')), age(o, now)] }),
   },
+  'networking.k8s.io/NetworkPolicy': {
+    columns: [
+      NAME_COLUMN,
+      col('Pod-Selector', 'string', 'Select the pods to which this NetworkPolicy object applies.'),
+      AGE_COLUMN,
+    ],
+    row: (o, now) => ({
+      cells: [nameOf(o), formatLabelSelector(get(o, 'spec', 'podSelector')), age(o, now)],
+    }),
+  },
+  'networking.k8s.io/Ingress': {
+    columns: [
+      NAME_COLUMN,
+      col(
+        'Class',
+        'string',
+        'The name of the IngressClass resource that should be used for additional configuration',
+      ),
+      col('Hosts', 'string', 'Hosts that incoming requests are matched against before the ingress rule'),
+      col('Address', 'string', 'Address is a list containing ingress points for the load-balancer'),
+      col('Ports', 'string', 'Ports of TLS configurations that open'),
+      AGE_COLUMN,
+    ],
+    row: printIngress,
+  },
+  'networking.k8s.io/IngressClass': {
+    columns: [
+      NAME_COLUMN,
+      col('Controller', 'string', 'Controller that is responsible for handling this class'),
+      col('Parameters', 'string', 'A reference to a resource with additional parameters'),
+      AGE_COLUMN,
+    ],
+    row: (o, now) => {
+      const p = get(o, 'spec', 'parameters');
+      const group = str(get(p, 'apiGroup'));
+      const params = isObj(p) ? `${str(p.kind)}${group ? `.${group}` : ''}/${str(p.name)}` : '<none>';
+      return { cells: [nameOf(o), str(get(o, 'spec', 'controller')), params, age(o, now)] };
+    },
+  },
+  'policy/PodDisruptionBudget': {
+    columns: [
+      NAME_COLUMN,
+      col('Min Available', 'string', 'The minimum number of pods that must be available'),
+      col('Max Unavailable', 'string', 'The maximum number of pods that may be unavailable'),
+      col('Allowed Disruptions', 'integer', 'Calculated number of pods that may be disrupted at this time'),
+      AGE_COLUMN,
+    ],
+    row: (o, now) => {
+      const orNA = (v: unknown) => (v === undefined || v === null ? 'N/A' : str(v));
+      return {
+        cells: [
+          nameOf(o),
+          orNA(get(o, 'spec', 'minAvailable')),
+          orNA(get(o, 'spec', 'maxUnavailable')),
+          statusInt(o, 'disruptionsAllowed'),
+          age(o, now),
+        ],
+      };
+    },
+  },
+  'scheduling.k8s.io/PriorityClass': {
+    columns: [
+      NAME_COLUMN,
+      col('Value', 'integer', 'value represents the integer value of this priority class.'),
+      col(
+        'Global-Default',
+        'boolean',
+        'globalDefault specifies whether this PriorityClass should be considered as the default priority.',
+      ),
+      AGE_COLUMN,
+      col(
+        'PreemptionPolicy',
+        'string',
+        'preemptionPolicy is the Policy for preempting pods with lower priority.',
+      ),
+    ],
+    row: (o, now) => ({
+      cells: [nameOf(o), int(o.value), o.globalDefault === true, age(o, now), str(o.preemptionPolicy)],
+    }),
+  },
 };
+
+/** kubectl's Ingress row: class, hosts (three at most), load-balancer addresses, 80 (and 443 with TLS). */
+function printIngress(o: Obj, now: number): PrintedRow {
+  const hosts = list(get(o, 'spec', 'rules'))
+    .map((r) => str(get(r, 'host')))
+    .filter(Boolean);
+  const shown = hosts.slice(0, 3).join(',');
+  const more = hosts.length > 3 ? `${shown} + ${hosts.length - 3} more...` : shown;
+  const address = list(get(o, 'status', 'loadBalancer', 'ingress'))
+    .map((i) => str(get(i, 'ip')) || str(get(i, 'hostname')))
+    .filter(Boolean)
+    .join(',');
+  const tls = list(get(o, 'spec', 'tls')).length > 0;
+  return {
+    cells: [
+      nameOf(o),
+      str(get(o, 'spec', 'ingressClassName')) || '<none>',
+      more || '*',
+      address,
+      tls ? '80, 443' : '80',
+      age(o, now),
+    ],
+  };
+}
 
 /** The API server's default table for built-in kinds without a printer (Role, ClusterRole, CRD, ...). */
 export const DEFAULT_PRINTER: Printer = {
