@@ -1,7 +1,8 @@
 // The dev cluster's simulated machines with the real kubectl: a fresh start shows Running demo pods; the scheduler
 // leaves a pod no node can hold Pending with kube-scheduler's FailedScheduling event and places a nodeSelector pod
 // on its node; the simulated kubelet's log lines come back through `kubectl logs`; `kubectl exec` gets a clear
-// refusal; a Service's Endpoints and EndpointSlice list its ready pods; deleting a pod is graceful and prompt.
+// refusal; a Service's Endpoints and EndpointSlice list its ready pods; deleting a pod is graceful and prompt;
+// `kubectl drain` evicts a node's pods.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
@@ -247,5 +248,25 @@ describe('simulated nodes, scheduler and kubelets', {
       );
       return out.length === 2 && !out.includes(victim.split('/')[1]);
     }, 'endpoints without the deleted pod');
+  });
+
+  it('kubectl drain cordons a node and evicts its pods, which the controllers place elsewhere', async () => {
+    const drained = await kubectl.run(['drain', 'node3', '--ignore-daemonsets', '--force', '--timeout=60s']);
+    assert.equal(drained.status, 0, drained.stderr);
+    assert.equal(await ok('get', 'node', 'node3', '-o', 'jsonpath={.spec.unschedulable}'), 'true');
+    await ok('rollout', 'status', 'deployment/echo', '--timeout=60s');
+    const nodes = lines(
+      await ok(
+        'get',
+        'pods',
+        '-l',
+        'app=echo',
+        '-o',
+        'jsonpath={range .items[*]}{.spec.nodeName}{"\\n"}{end}',
+      ),
+    );
+    assert.equal(nodes.length, 2);
+    assert.ok(!nodes.includes('node3'), nodes.join());
+    await ok('uncordon', 'node3');
   });
 });

@@ -1,6 +1,6 @@
-// Stage 4c: subresources: pods/log (the simulated containers' lines), pods/binding, scale, status and finalize,
-// serviceaccounts/token. exec, attach and portforward answer 400: no process runs in the dev cluster. The others
-// (proxy, eviction, ...) answer 501.
+// Stage 4c: subresources: pods/log (the simulated containers' lines), pods/binding, pods/eviction, scale, status
+// and finalize, serviceaccounts/token. exec, attach and portforward answer 400: no process runs in the dev cluster.
+// The others (proxy, ...) answer 501.
 import { badRequest, methodNotAllowed, StatusError } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../patch/index.ts';
@@ -9,6 +9,7 @@ import { formatLog, logContainer, loggedStatus, logQuery, simulatedLog } from '.
 import { bindPod } from '../simulation/scheduler.ts';
 import type { Obj, StoreEvent } from '../store.ts';
 import { readDecodedBody } from './body.ts';
+import { evict } from './eviction.ts';
 import { writeOptions } from './params.ts';
 import type { ResourceDeps, ResourceRequest } from './resource-request.ts';
 import { notFound, sendJson, sendObject } from './respond.ts';
@@ -93,6 +94,13 @@ const binding: SubresourceHandler = async ({ rest }, r, ns, name) => {
   sendJson(r.res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
 };
 
+/** pods/eviction: a graceful delete unless a PodDisruptionBudget forbids it (429). */
+const eviction: SubresourceHandler = async ({ rest }, r, ns, name) => {
+  if (r.method !== 'POST') throw methodNotAllowed();
+  evict(rest, ns, name, await readDecodedBody(r.req));
+  sendJson(r.res, 201, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 });
+};
+
 /** exec, attach, portforward: a clear refusal (the dev cluster's containers are simulated). */
 export function processesNotRun(sub: string, ns: string, name: string): StatusError {
   return badRequest(
@@ -146,6 +154,7 @@ const objectPart: SubresourceHandler = async ({ rest }, r, ns, name) => {
 const HANDLERS: Record<string, SubresourceHandler> = {
   log,
   binding,
+  eviction,
   exec: noProcess,
   attach: noProcess,
   portforward: noProcess,

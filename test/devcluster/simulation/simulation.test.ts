@@ -326,6 +326,31 @@ describe('simulated nodes, scheduler and kubelets', { timeout: 120_000 }, () => 
     );
   });
 
+  it('pods/eviction deletes gracefully unless a PodDisruptionBudget forbids it (429)', async () => {
+    for (const n of ['e1', 'e2']) dev.rest.create(pods(), NS, podBody(n, {}, { labels: { app: 'evict' } }));
+    await until(() => phase('e1') === 'Running' && phase('e2') === 'Running', 'running');
+    dev.rest.create(defOf(dev, 'policy', 'poddisruptionbudgets'), NS, {
+      metadata: { name: 'keep-one' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'evict' } } },
+    });
+    const evict = (name: string) =>
+      devRequest(dev, 'POST', `/api/v1/namespaces/${NS}/pods/${name}/eviction`, {
+        apiVersion: 'policy/v1',
+        kind: 'Eviction',
+        metadata: { name },
+      });
+    const first = await evict('e1');
+    assert.equal(first.status, 201, first.text);
+    await until(() => !pod('e1'), 'evicted');
+    const second = await evict('e2');
+    assert.equal(second.status, 429);
+    assert.match(
+      String(((second.body as Obj).details as { causes: Obj[] }).causes[0].message),
+      /needs 1 healthy pods and has 1 currently/,
+    );
+    assert.equal(phase('e2'), 'Running');
+  });
+
   it('the pods of a deleted node are collected', async () => {
     dev.rest.create(defOf(dev, '', 'nodes'), '', { metadata: { name: 'gone' } });
     dev.rest.create(pods(), NS, podBody('stranded', { nodeName: 'gone' }));
