@@ -10,11 +10,11 @@ import { forbidden, StatusError } from '../k8s/status.ts';
 import { type Caller, createAuthenticator, isMaster, type UserInfo } from './http/authenticate.ts';
 import { serveDiscoveryRoot, serveGroup, serveResourceList } from './http/discovery.ts';
 import { impersonate } from './http/impersonate.ts';
-import { openApiDocument } from './http/openapi.ts';
+import { serveOpenApi } from './http/openapi.ts';
 import { parseRequestInfo, type RequestInfo, type Target } from './http/request-info.ts';
 import { serveResource } from './http/resource.ts';
 import type { ResourceDeps } from './http/resource-request.ts';
-import { acceptOf, checkAcceptable, notFound, sendJson, sendStatus } from './http/respond.ts';
+import { acceptOf, notFound, sendJson, sendStatus } from './http/respond.ts';
 import { processesNotRun } from './http/subresources.ts';
 import { serveWatchUpgrade } from './http/websocket-watch.ts';
 import type { OidcAuthenticator } from './oidc.ts';
@@ -93,12 +93,8 @@ export function createHandler(deps: HandlerDeps): Handlers {
         authorize(caller, req, t, query);
         return serveResource(deps, req, res, t, query, caller, allows);
       }
-      case 'openapi': {
-        checkAcceptable(acceptOf(req)); // JSON only: no protobuf encoding of the documents
-        const doc = openApiDocument(info.path, registry);
-        if (!doc) throw notFound();
-        return sendJson(res, 200, doc);
-      }
+      case 'openapi':
+        return serveOpenApi(req, res, info.path, registry);
       default:
         throw notFound();
     }

@@ -10,10 +10,16 @@ type Json = Record<string, unknown>;
 const V3_REF = '#/components/schemas/';
 const METHODS = ['get', 'put', 'post', 'patch', 'delete', 'head', 'options'];
 
-/** A copy of `v` with component references rewritten to definitions. */
+/**
+ * A copy of `v` with component references rewritten to definitions, and v3's `allOf: [{$ref}]` (how a reference
+ * carries a description) back to Swagger 2.0's `$ref` beside the description, as kube's v2 document has it.
+ */
 function rewriteRefs(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(rewriteRefs);
   if (!isObj(v)) return v;
+  const { allOf, ...rest } = v;
+  if (Array.isArray(allOf) && allOf.length === 1 && isObj(allOf[0]) && typeof allOf[0].$ref === 'string')
+    return rewriteRefs({ ...rest, $ref: allOf[0].$ref });
   const out: Json = {};
   for (const [k, x] of Object.entries(v))
     out[k] = k === '$ref' && typeof x === 'string' ? x.replace(V3_REF, '#/definitions/') : rewriteRefs(x);
