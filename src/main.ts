@@ -1,5 +1,6 @@
 // kapiserver's entry: parses the flags and answers --help and --version without loading the server; everything
 // else (the dev cluster child, the API server) is imported only when it runs.
+import './threadpool.ts';
 import { readFileSync } from 'node:fs';
 import { parseCli, parseOrExit, USAGE } from './cli.ts';
 import { fail } from './fail.ts';
