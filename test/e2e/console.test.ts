@@ -290,12 +290,9 @@ test('the admin acts through the console: user, role, project, ConfigMap', { ski
   );
   await eventually(() => token('console-made', 'Console-made-1'), 15_000, 'the new user logs in');
 
-  // Change its platform role from the row's menu.
-  await page.goto(`${ui.url}/access/accounts`);
-  const row = page.locator('tr', { hasText: 'console-made' });
-  await row.hover();
-  await row.locator('button').last().click();
-  await page.getByText('Edit', { exact: true }).last().click(); // the row menu's item (the page has another)
+  // Change its platform role from the user's page.
+  await page.goto(`${ui.url}/access/accounts/console-made`);
+  await page.getByRole('button', { name: 'Edit', exact: true }).click();
   await pickPlatformRole(w, 'users-manager');
   await page.getByRole('button', { name: 'OK' }).click();
   await readBack(
@@ -324,7 +321,7 @@ test('the admin acts through the console: user, role, project, ConfigMap', { ski
   await page.getByText('Add Data', { exact: true }).click();
   await page.fill('input[name="key"]', 'theme');
   await page.fill('textarea[name="value"]', 'solarized');
-  await page.locator('.button-control.has-icon').last().click(); // the form's ✓
+  await page.locator('.kubed-icon-check').last().click(); // the key's ✓ (an icon, not a button)
   await page.getByRole('button', { name: 'OK' }).click();
   await readBack(
     'the ConfigMap the console edited',
