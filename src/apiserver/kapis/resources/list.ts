@@ -15,7 +15,7 @@ import {
   type ResourceDef,
 } from './defs.ts';
 
-type Pred = (e: Entry) => boolean;
+export type Pred = (e: Entry) => boolean;
 
 interface Compiled {
   preds: Pred[];
@@ -157,9 +157,16 @@ function sortFieldOf(q: ListQuery): 'name' | 'creationTimestamp' {
   return q.sortBy === 'name' ? 'name' : 'creationTimestamp';
 }
 
-/** The requested page and the number of all matches. */
-export function listPage(inf: Informer, def: ResourceDef, q: ListQuery, namespace?: string): Page {
+/** The requested page and the number of all matches; `extra` are further conditions every item must meet. */
+export function listPage(
+  inf: Informer,
+  def: ResourceDef,
+  q: ListQuery,
+  namespace?: string,
+  extra: readonly Pred[] = [],
+): Page {
   const { preds, candidates } = compile(inf, def, q, namespace);
+  preds.push(...extra);
   const by = sortFieldOf(q);
   const offset = q.limit === undefined ? 0 : (q.page - 1) * q.limit;
   const limit = q.limit ?? Number.POSITIVE_INFINITY;
