@@ -21,7 +21,7 @@ import {
   writeObject,
   writeStatus,
 } from './framework.ts';
-import { adoptOrphans, isActive } from './pods.ts';
+import { adoptOrphans, isTerminal } from './pods.ts';
 import { RS } from './replicaset.ts';
 import { podTemplateHash, TEMPLATE_HASH_LABEL } from './template-hash.ts';
 
@@ -318,10 +318,11 @@ class Rollout {
     });
   }
 
+  /** Recreate: old pods, terminating ones included, are all gone before the new ReplicaSet scales up. */
   private recreate(): void {
     this.olds = this.olds.map((rs) => (replicasOf(rs) > 0 ? this.scale(rs, 0) : rs));
     const oldPodsLeft = this.olds.some((rs) =>
-      controlledBy(this.ctx, rs.obj, '/pods').some((p) => isActive(p.obj)),
+      controlledBy(this.ctx, rs.obj, '/pods').some((p) => !isTerminal(p.obj)),
     );
     if (oldPodsLeft) return;
     const newRS = this.newRS as Entry;
