@@ -207,8 +207,8 @@ export class AuthorizationFlow {
   async completeSignIn(request: FastifyRequest, reply: FastifyReply, pendingId: string, user: UserObject) {
     try {
       const issuance = this.ready();
-      const pending = await this.state.pending(pendingId);
-      if (!pending || !(await this.state.endPending(pendingId))) {
+      const pending = await this.state.takePending(pendingId);
+      if (!pending) {
         throw new AuthorizePageError(
           400,
           'invalid_request',

@@ -2,6 +2,8 @@
 // (shared by every replica) with what it was issued for: user, client, redirect URI, PKCE challenge, nonce, scopes.
 // It lives CODE_TTL_MS, works once, and is also recorded as a token of its user, so a logout or a single-login
 // policy (revokeAll) revokes it. A second use means the code leaked: every token of the user is revoked (4.1.2).
+// Use is decided by the atomic consume of that token, not by taking the record: the record stays until it expires,
+// so a reuse still names the user to revoke, and a wrong client's attempt does not destroy the rightful one's code.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { invalidGrant } from './errors.ts';
 import type { TokenStore } from './store/index.ts';

@@ -32,11 +32,6 @@ export interface SignInSession {
 }
 
 const newId = () => randomBytes(32).toString('base64url');
-/**
- * The token-store owner under which pending authorizations are also kept, so that exactly one completion takes each
- * (`:` never occurs in a user name).
- */
-const PENDING_OWNER = 'kapiserver:pending-authorizations';
 
 export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
@@ -55,7 +50,6 @@ export class SignInState {
     const id = newId();
     const csrf = newId();
     await this.store.putRecord('pending', id, JSON.stringify({ request, csrf }), PENDING_TTL_MS);
-    await this.store.add(PENDING_OWNER, id, PENDING_TTL_MS);
     return { id, csrf };
   }
 
@@ -64,11 +58,10 @@ export class SignInState {
     return v ? (JSON.parse(v) as PendingAuthorization) : undefined;
   }
 
-  /** Ends the pending authorization; true for exactly one caller, even when two sign-ins race. */
-  async endPending(id: string): Promise<boolean> {
-    const mine = await this.store.consume(PENDING_OWNER, id);
-    await this.store.deleteRecord('pending', id);
-    return mine;
+  /** Ends the pending authorization and returns it; exactly one caller gets it, even when two sign-ins race. */
+  async takePending(id: string): Promise<PendingAuthorization | undefined> {
+    const v = id ? await this.store.takeRecord('pending', id) : undefined;
+    return v ? (JSON.parse(v) as PendingAuthorization) : undefined;
   }
 
   async createSession(user: UserObject, now: number): Promise<string> {

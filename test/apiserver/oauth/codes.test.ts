@@ -90,3 +90,12 @@ test('without PKCE in the request, a verifier in the exchange is refused', async
   );
   await store.close();
 });
+
+test('of concurrent exchanges of one code exactly one gets the grant', async () => {
+  const { store, codes } = setup();
+  const code = await codes.issue(grant);
+  const results = await Promise.allSettled(Array.from({ length: 10 }, () => codes.redeem(code, right)));
+  assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+  assert.equal(results.filter((r) => r.status === 'rejected').length, 9);
+  await store.close();
+});

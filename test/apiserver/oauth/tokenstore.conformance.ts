@@ -150,6 +150,34 @@ export function tokenStoreConformance(
     await s.deleteRecord('session', id); // deleting what is gone is fine
   });
 
+  storeTest(
+    'a record is taken once: the value, then nothing; an expired one is never taken',
+    async (s, clock) => {
+      const id = tok();
+      await s.putRecord('pending', id, 'the value', 60_000);
+      assert.equal(await s.takeRecord('pending', id), 'the value');
+      assert.equal(await s.takeRecord('pending', id), undefined);
+      assert.equal(await s.getRecord('pending', id), undefined, 'taking removed it');
+      const old = tok();
+      await s.putRecord('pending', old, 'stale', 1000);
+      clock.advance(1300);
+      assert.equal(await s.takeRecord('pending', old), undefined);
+      assert.equal(await s.takeRecord('code', tok()), undefined, 'unknown');
+    },
+  );
+
+  storeTest('of concurrent takes of one record exactly one gets it', async (s) => {
+    for (let round = 0; round < 5; round++) {
+      const id = tok();
+      await s.putRecord('idp-login', id, `round ${round}`, 60_000);
+      const taken = await Promise.all(Array.from({ length: 20 }, () => s.takeRecord('idp-login', id)));
+      assert.deepEqual(
+        taken.filter((v) => v !== undefined),
+        [`round ${round}`],
+      );
+    }
+  });
+
   storeTest('record ids are not stored in the clear', async (s, _clock, t) => {
     if (!dump) return t.skip('no way to read this store from outside');
     const id = tok();

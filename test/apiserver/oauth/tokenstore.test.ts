@@ -65,3 +65,34 @@ tokenStoreConformance(
       .join('\n');
   },
 );
+
+test('redis: replicas racing for one record (one connection each): exactly one takes it', {
+  skip,
+}, async () => {
+  const replicas = Array.from(
+    { length: 4 },
+    () => new RedisTokenStore({ host: '127.0.0.1', port: redis!.port, password: '', db: 0 }),
+  );
+  after(() => Promise.all(replicas.map((r) => r.close())));
+  for (let round = 0; round < 10; round++) {
+    const id = `state-${round}-${Date.now()}`;
+    await replicas[0].putRecord('idp-login', id, 'pending sign-in', 60_000);
+    const taken = await Promise.all(
+      replicas.flatMap((r) => [r.takeRecord('idp-login', id), r.takeRecord('idp-login', id)]),
+    );
+    assert.equal(taken.filter((v) => v === 'pending sign-in').length, 1, `round ${round}`);
+  }
+});
+
+test('local file: two connections to one file never both take a record', async () => {
+  const path = join(dir, 'shared.db');
+  const a = new LocalTokenStore(path);
+  const b = new LocalTokenStore(path);
+  after(async () => {
+    await a.close();
+    await b.close();
+  });
+  await a.putRecord('code', 'shared-id', 'once', 60_000);
+  const taken = [await b.takeRecord('code', 'shared-id'), await a.takeRecord('code', 'shared-id')];
+  assert.deepEqual(taken, ['once', undefined]);
+});

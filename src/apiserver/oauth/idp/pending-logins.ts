@@ -42,10 +42,10 @@ export class PendingLogins {
     if (!cookie || !sameString(cookie, state)) {
       throw providerRefused('the sign-in was not started in this browser (state does not match)', 400);
     }
-    const value = await this.store.getRecord(KIND, state);
+    // Taken atomically: of two callbacks racing with one state, only one continues.
+    const value = await this.store.takeRecord(KIND, state);
     if (value === undefined)
       throw providerRefused('the sign-in is unknown, expired or already finished', 400);
-    await this.store.deleteRecord(KIND, state);
     const pending = JSON.parse(value) as PendingLogin;
     if (pending.provider !== provider)
       throw providerRefused('the sign-in was started for another provider', 400);

@@ -55,6 +55,8 @@ export class LocalTokenStore implements TokenStore {
       putRecord: db.prepare('INSERT OR REPLACE INTO records (key, value, expires) VALUES (?, ?, ?)'),
       getRecord: db.prepare('SELECT value FROM records WHERE key = ? AND expires > ?').pluck(),
       deleteRecord: db.prepare('DELETE FROM records WHERE key = ?'),
+      // One statement: the row is read and removed together, so no second caller (or process) can read it too.
+      takeRecord: db.prepare('DELETE FROM records WHERE key = ? RETURNING value, expires'),
       sweepRecords: db.prepare('DELETE FROM records WHERE expires <= ?'),
     };
     for (const row of this.stmts.load.all(this.clock.now()) as {
@@ -130,6 +132,13 @@ export class LocalTokenStore implements TokenStore {
 
   async deleteRecord(kind: string, id: string): Promise<void> {
     this.stmts.deleteRecord.run(recordKey(kind, id));
+  }
+
+  async takeRecord(kind: string, id: string): Promise<string | undefined> {
+    const row = this.stmts.takeRecord.get(recordKey(kind, id)) as
+      | { value: string; expires: number }
+      | undefined;
+    return row && row.expires > this.clock.now() ? row.value : undefined;
   }
 
   async healthy(): Promise<boolean> {

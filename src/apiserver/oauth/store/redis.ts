@@ -28,6 +28,11 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 if score == 'inf' or tonumber(score) > tonumber(ARGV[2]) then return 1 end
 return 0`;
 
+const TAKE = `
+local v = redis.call('GET', KEYS[1])
+if v then redis.call('DEL', KEYS[1]) end
+return v`;
+
 const FAIL = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
 redis.call('ZADD', KEYS[1], ARGV[1], ARGV[3])
@@ -83,6 +88,7 @@ export class RedisTokenStore implements TokenStore {
     this.redis.defineCommand('ksAddToken', { numberOfKeys: 1, lua: ADD });
     this.redis.defineCommand('ksConsumeToken', { numberOfKeys: 1, lua: CONSUME });
     this.redis.defineCommand('ksLoginFailure', { numberOfKeys: 1, lua: FAIL });
+    this.redis.defineCommand('ksTakeRecord', { numberOfKeys: 1, lua: TAKE });
   }
 
   private call(name: string, ...args: (string | number)[]): Promise<unknown> {
@@ -180,11 +186,7 @@ export class RedisTokenStore implements TokenStore {
 
   async getRecord(kind: string, id: string): Promise<string | undefined> {
     return this.guard(async () => {
-      const stored = await this.redis.get(oauthRecordKey(kind, id));
-      if (stored === null) return undefined;
-      const space = stored.indexOf(' ');
-      // The expiry is also checked here: it follows the store's clock, Redis's own expiry only collects garbage.
-      return Number(stored.slice(0, space)) > this.clock.now() ? stored.slice(space + 1) : undefined;
+      return this.unexpired(await this.redis.get(oauthRecordKey(kind, id)));
     });
   }
 
@@ -192,6 +194,21 @@ export class RedisTokenStore implements TokenStore {
     return this.guard(async () => {
       await this.redis.del(oauthRecordKey(kind, id));
     });
+  }
+
+  async takeRecord(kind: string, id: string): Promise<string | undefined> {
+    return this.guard(async () => {
+      // One script (GETDEL needs Redis 6.2): read and removed together, so exactly one of racing replicas gets it.
+      return this.unexpired((await this.call('ksTakeRecord', oauthRecordKey(kind, id))) as string | null);
+    });
+  }
+
+  /** A stored "<expiry ms> <value>" as its value while unexpired. */
+  private unexpired(stored: string | null): string | undefined {
+    if (stored === null) return undefined;
+    const space = stored.indexOf(' ');
+    // The expiry is also checked here: it follows the store's clock, Redis's own expiry only collects garbage.
+    return Number(stored.slice(0, space)) > this.clock.now() ? stored.slice(space + 1) : undefined;
   }
 
   /** Any failure of a store call is the store being unavailable (the scripts and commands themselves cannot fail). */

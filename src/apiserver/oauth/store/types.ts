@@ -31,6 +31,8 @@ export interface TokenStore {
   /** The unexpired value under (kind, id), or undefined. */
   getRecord(kind: string, id: string): Promise<string | undefined>;
   deleteRecord(kind: string, id: string): Promise<void>;
+  /** Atomically reads and removes the unexpired record: of callers racing for it, exactly one gets the value. */
+  takeRecord(kind: string, id: string): Promise<string | undefined>;
   /** True when the backing service answers (health gauge, readiness). */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
