@@ -57,7 +57,8 @@ export function serveOpenApi(
     const doc = openApiV2Document(docs) as Record<string, unknown>;
     if (!wantsProtobuf(accept)) {
       checkAcceptable(accept);
-      return sendJson(res, 200, doc);
+      sendJson(res, 200, doc);
+      return;
     }
     const body = encodeOpenApiV2(doc);
     // As kube-openapi: the Accept type is not a valid media type for Go's parser, so the answer is octet-stream.

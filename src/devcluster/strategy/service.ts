@@ -72,9 +72,8 @@ function allocateClusterIp(o: Obj, spec: Obj, used: Set<string>): void {
 /** Node ports of NodePort and LoadBalancer services: kept from `old` by port, requested, or the lowest free. */
 function allocateNodePorts(o: Obj, spec: Obj, used: Set<number>, old?: Obj): void {
   if (spec.type !== 'NodePort' && spec.type !== 'LoadBalancer') return;
-  const oldPorts = Array.isArray((old?.spec as Obj | undefined)?.ports)
-    ? ((old?.spec as Obj).ports as Obj[])
-    : [];
+  const oldSpecPorts = (old?.spec as Obj | undefined)?.ports;
+  const oldPorts = Array.isArray(oldSpecPorts) ? (oldSpecPorts as Obj[]) : [];
   const ports = Array.isArray(spec.ports) ? spec.ports.filter(isObj) : [];
   const taken = new Set(used);
   ports.forEach((p, i) => {
