@@ -13,7 +13,7 @@ import { StatusError, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
 import { refuseBuiltinDeletion } from './builtin-guard.ts';
 import { guardNamespaceCreator, isNamespaceWrite } from './creator-guard.ts';
-import { forwardHeaders, responseHeaders } from './headers.ts';
+import { responseHeaders, rewriteForUpstream } from './headers.ts';
 import { registerKubeconfigRoute } from './kubeconfig.ts';
 import { guardRbacWrite, mayNeedRbacGuard } from './rbac-guard.ts';
 import { answerLocally, isAnsweredLocally } from './reviews.ts';
@@ -74,18 +74,13 @@ export function registerProxy(app: FastifyInstance, ctx: ServerContext): void {
       disableRequestLogging: true,
     });
 
-    // Made once, not per request: they read what they need from the request.
-    const upstreamHeaders: NonNullable<FastifyReplyFromHooks['rewriteRequestHeaders']> = (
-      request,
-      headers,
-    ) => {
-      const out = forwardHeaders(request.raw.headers, {
+    // Made once, not per request: they read what they need from the request. `headers` is reply-from's own copy of
+    // the client's (its host already the orchestrator's), rewritten in place.
+    const upstreamHeaders: NonNullable<FastifyReplyFromHooks['rewriteRequestHeaders']> = (request, headers) =>
+      rewriteForUpstream(headers, request.raw.headers, {
         authorization: ctx.cluster.authorization(),
         impersonate: ctx.config.current().authorization.impersonate ? request.user : undefined,
       });
-      out.host = String(headers.host);
-      return out;
-    };
     const options: FastifyReplyFromHooks = {
       rewriteRequestHeaders: upstreamHeaders,
       rewriteHeaders: (headers) => responseHeaders(headers),

@@ -62,6 +62,24 @@ export interface ForwardIdentity {
   impersonate?: UserInfo;
 }
 
+/** Whether header `name` (lower case) stays behind: dropped by the rules above, or listed in Connection. */
+function staysBehind(name: string, listed: ReadonlySet<string> | undefined): boolean {
+  return isDropped(name) || listed?.has(name) === true;
+}
+
+/** kapiserver's own credentials, and the impersonated identity when impersonation is on. */
+function setIdentity(out: Record<string, unknown>, identity: ForwardIdentity): void {
+  if (identity.authorization) out.authorization = identity.authorization;
+  const user = identity.impersonate;
+  if (!user) return;
+  out['impersonate-user'] = user.name;
+  if (user.groups.length > 0) out['impersonate-group'] = [...user.groups];
+  if (user.uid) out['impersonate-uid'] = user.uid;
+  for (const [k, v] of Object.entries(user.extra ?? {})) {
+    out[`impersonate-extra-${extraKeyHeader(k)}`] = [...v];
+  }
+}
+
 /**
  * Headers to send upstream. `keepUpgrade` keeps Connection: Upgrade + Upgrade for an upgrade tunnel (their values
  * are re-set from the client's, other Connection-listed names are still dropped). `host` is left to the caller.
@@ -75,24 +93,34 @@ export function forwardHeaders(
   const out: OutgoingHeaders = {};
   for (const [rawName, value] of Object.entries(headers)) {
     const name = rawName.toLowerCase();
-    if (value === undefined || name === 'host' || isDropped(name) || listed.has(name)) continue;
+    if (value === undefined || name === 'host' || staysBehind(name, listed)) continue;
     out[name] = value;
   }
   if (opts.keepUpgrade && typeof headers.upgrade === 'string') {
     out.connection = 'Upgrade';
     out.upgrade = headers.upgrade;
   }
-  if (identity.authorization) out.authorization = identity.authorization;
-  const user = identity.impersonate;
-  if (user) {
-    out['impersonate-user'] = user.name;
-    if (user.groups.length > 0) out['impersonate-group'] = [...user.groups];
-    if (user.uid) out['impersonate-uid'] = user.uid;
-    for (const [k, v] of Object.entries(user.extra ?? {})) {
-      out[`impersonate-extra-${extraKeyHeader(k)}`] = [...v];
-    }
-  }
+  setIdentity(out, identity);
   return out;
+}
+
+/**
+ * forwardHeaders' rules applied in place to `copy`, a copy of the client's `original` headers that the forwarding
+ * path already owns (no second object per request): names that stay behind become undefined, which undici skips;
+ * `host` is left as it is. `original` still has the Connection header the copy may have lost.
+ */
+export function rewriteForUpstream<T extends Record<string, unknown>>(
+  copy: T,
+  original: IncomingHttpHeaders,
+  identity: ForwardIdentity,
+): T {
+  const listed = original.connection === undefined ? undefined : connectionListed(original);
+  const out = copy as Record<string, unknown>;
+  for (const name in out) {
+    if (name !== 'host' && staysBehind(name.toLowerCase(), listed)) out[name] = undefined;
+  }
+  setIdentity(out, identity);
+  return copy;
 }
 
 /** Response headers: hop-by-hop ones are not copied back to the client. */
