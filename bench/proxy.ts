@@ -16,6 +16,7 @@ import { createServer as createHttpsServer, request as httpsRequest } from 'node
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { Agent, Pool, request } from 'undici';
 import { ensureLocalPki } from '../src/pki/index.ts';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
@@ -152,7 +153,9 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-proxy-'));
   const dev = await startDevClusterProcess(dataDir);
   // Same data dir: kapiserver's serving certificate comes from the dev cluster's local CA, one CA file for both.
-  const stack = await startTestStack({ dev, dataDir });
+  // The request log at info, as `npm start` runs it, written where it costs what it costs but prints nothing.
+  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  const stack = await startTestStack({ dev, dataDir, logger });
   const caFile = join(dataDir, 'bench-ca.pem');
   writeFileSync(caFile, dev.caPem);
   const agent = new Agent({ connect: { ca: dev.caPem } });
