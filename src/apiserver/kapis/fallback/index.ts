@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { methodNotAllowed } from '../../../k8s/status.ts';
 import type { ServerContext } from '../../context.ts';
+import { def } from '../resources/defs.ts';
 import { Discovery } from '../resources/discovery.ts';
 import { getTarget, listTarget, syncedInformer } from './read.ts';
 import { RouteTable } from './route-table.ts';
@@ -14,7 +15,7 @@ import { writeTarget } from './write.ts';
 
 const PREFIX = '/kapis/';
 const WILDCARD = '/kapis/*';
-const NAMESPACES = { name: 'namespaces', ref: { group: '', version: 'v1', resource: 'namespaces' } };
+const NAMESPACES = def('namespaces', '', 'v1', false);
 const CRDS = { group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions' };
 
 /** Installs the fallback; call it before the other /kapis routes are registered (it records them). */
@@ -22,8 +23,6 @@ export function registerKapisFallback(app: FastifyInstance, ctx: ServerContext):
   const routes = new RouteTable();
   routes.track(app, PREFIX, WILDCARD);
   const discovery = new Discovery(ctx.cluster);
-  const informer = (d: typeof NAMESPACES) =>
-    syncedInformer(ctx.cache, { ...d, namespaced: false, sortFields: [], indexedFilters: {} });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const info = request.requestInfo;
@@ -33,7 +32,7 @@ export function registerKapisFallback(app: FastifyInstance, ctx: ServerContext):
       throw methodNotAllowed();
     }
     const crds = ctx.cache.informer(CRDS);
-    const target = await resolveTarget(info, discovery, crds, () => informer(NAMESPACES));
+    const target = await resolveTarget(info, discovery, crds, () => syncedInformer(ctx.cache, NAMESPACES));
     reply.type('application/json; charset=utf-8');
     if (target.verb === 'list') {
       const q = request.url.indexOf('?');

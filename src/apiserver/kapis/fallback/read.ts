@@ -4,27 +4,17 @@
 import { parseFieldSelector } from '../../../k8s/selectors.ts';
 import { notFound, serviceUnavailable } from '../../../k8s/status.ts';
 import type { ClusterCache, Entry, Informer, KubeObject } from '../../cluster/index.ts';
-import { withoutCredentials } from '../../iam/user-credentials.ts';
 import { parseListQuery } from '../query.ts';
-import type { ResourceDef } from '../resources/defs.ts';
+import { def, type ResourceDef, redactUser } from '../resources/defs.ts';
 import { listPage, type Pred } from '../resources/list.ts';
 import type { Target } from './target.ts';
 
 const SYNC_WAIT_MS = 15_000;
-const SORT_FIELDS = ['creationTimestamp', 'createTime', 'name'] as const;
 
 /** The ResourceDef the list engine needs, for a type known only through discovery. */
 export function definitionOf(t: Target): ResourceDef {
-  return {
-    name: t.resource,
-    ref: { group: t.group, version: t.version, resource: t.resource },
-    namespaced: t.api.namespaced,
-    sortFields: SORT_FIELDS,
-    indexedFilters: {},
-    ...(t.group === 'iam.kubesphere.io' && t.resource === 'users'
-      ? { redact: (obj: KubeObject) => withoutCredentials(obj) as KubeObject }
-      : {}),
-  };
+  const users = t.group === 'iam.kubesphere.io' && t.resource === 'users';
+  return def(t.resource, t.group, t.version, t.api.namespaced, {}, users ? { redact: redactUser } : {});
 }
 
 export async function syncedInformer(cache: ClusterCache, def: ResourceDef): Promise<Informer> {

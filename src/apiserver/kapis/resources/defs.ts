@@ -28,7 +28,7 @@ export interface ResourceDef {
   optional?: boolean;
 }
 
-const SORT_FIELDS = ['creationTimestamp', 'createTime', 'name'] as const;
+export const SORT_FIELDS = ['creationTimestamp', 'createTime', 'name'] as const;
 
 type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec => (v && typeof v === 'object' ? (v as Rec) : {});
@@ -50,6 +50,11 @@ export function redactSecret(obj: KubeObject): KubeObject {
   return obj;
 }
 
+/** Users never show a credential (KubeSphere's v1alpha3 getter returns the bcrypt hash). */
+export function redactUser(obj: KubeObject): KubeObject {
+  return withoutCredentials(obj) as KubeObject;
+}
+
 /** A FederatedSecret's template is a Secret (its per-cluster overrides may carry values too). */
 function redactFederatedSecret(obj: KubeObject): KubeObject {
   const spec = rec(obj.spec);
@@ -58,7 +63,8 @@ function redactFederatedSecret(obj: KubeObject): KubeObject {
   return redactSecret(obj);
 }
 
-function def(
+/** A type's definition: plural `name` of group/version, the common sorts, the given filters and extras. */
+export function def(
   name: string,
   group: string,
   version: string,
@@ -186,18 +192,7 @@ export const RESOURCES: readonly ResourceDef[] = [
       redact: redactFederatedSecret,
     },
   ),
-  // Users never show a credential, here either (KubeSphere's v1alpha3 getter returns the bcrypt hash).
-  def(
-    'users',
-    IAM,
-    'v1alpha2',
-    false,
-    {},
-    {
-      optional: true,
-      redact: (obj) => withoutCredentials(obj) as KubeObject,
-    },
-  ),
+  def('users', IAM, 'v1alpha2', false, {}, { optional: true, redact: redactUser }),
 ];
 
 export const RESOURCE_BY_NAME: ReadonlyMap<string, ResourceDef> = new Map(RESOURCES.map((r) => [r.name, r]));

@@ -19,6 +19,8 @@ interface GroupVersion {
 
 /** How long a group-version's resource list is trusted (a CRD installed meanwhile shows up after this). */
 const TTL_MS = 10_000;
+/** Group-versions remembered at most (the cluster's own are far fewer; the rest are misses, dropped first). */
+const MAX_ENTRIES = 512;
 
 interface ApiResourceList {
   resources?: { name?: string; namespaced?: boolean; kind?: string; verbs?: string[] }[];
@@ -76,7 +78,13 @@ export class Discovery {
       }
     }
     const gv = { resources, fetchedAt: this.now() };
-    this.cached.set(`${group}/${version}`, gv);
+    // Paths may name any version: misses are remembered too, but a flood of them only ever fills a bounded map.
+    if (resources.size === 0 && this.cached.size >= MAX_ENTRIES) this.evictMisses();
+    if (resources.size > 0 || this.cached.size < MAX_ENTRIES) this.cached.set(`${group}/${version}`, gv);
     return gv;
+  }
+
+  private evictMisses(): void {
+    for (const [key, gv] of this.cached) if (gv.resources.size === 0) this.cached.delete(key);
   }
 }

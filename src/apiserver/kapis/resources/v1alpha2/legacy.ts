@@ -4,7 +4,7 @@
 // resource with a 500 text and an offset past the end with a panic; here they are a 404 Status and an empty page.
 import { badRequest, notFoundMessage } from '../../../../k8s/status.ts';
 import type { Entry, KubeObject } from '../../../cluster/index.ts';
-import { ALIAS_ANNOTATION, PROTECTED_ANNOTATIONS, RESOURCE_BY_NAME, type ResourceDef } from '../defs.ts';
+import { ALIAS_ANNOTATION, def, PROTECTED_ANNOTATIONS, RESOURCE_BY_NAME, type ResourceDef } from '../defs.ts';
 import type { ResourceService } from '../service.ts';
 import { legacyStatus } from './status.ts';
 
@@ -34,23 +34,13 @@ const LEGACY_NAMES = [
 ] as const;
 
 /** Legacy types v1alpha3 has no definition of (optional: served only when the cluster has the API). */
+const OPTIONAL = { optional: true };
 const EXTRA_DEFS: ResourceDef[] = [
-  extra('horizontalpodautoscalers', 'autoscaling', 'v2', true),
-  extra('s2ibuilders', 'devops.kubesphere.io', 'v1alpha1', true),
-  extra('s2iruns', 'devops.kubesphere.io', 'v1alpha1', true),
-  extra('s2ibuildertemplates', 'devops.kubesphere.io', 'v1alpha1', false),
+  def('horizontalpodautoscalers', 'autoscaling', 'v2', true, {}, OPTIONAL),
+  def('s2ibuilders', 'devops.kubesphere.io', 'v1alpha1', true, {}, OPTIONAL),
+  def('s2iruns', 'devops.kubesphere.io', 'v1alpha1', true, {}, OPTIONAL),
+  def('s2ibuildertemplates', 'devops.kubesphere.io', 'v1alpha1', false, {}, OPTIONAL),
 ];
-
-function extra(name: string, group: string, version: string, namespaced: boolean): ResourceDef {
-  return {
-    name,
-    ref: { group, version, resource: name },
-    namespaced,
-    sortFields: [],
-    indexedFilters: {},
-    optional: true,
-  };
-}
 
 const EXTRA_BY_NAME = new Map(EXTRA_DEFS.map((d) => [d.name, d]));
 const LEGACY = new Set<string>(LEGACY_NAMES);

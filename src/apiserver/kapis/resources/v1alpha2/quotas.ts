@@ -2,7 +2,7 @@
 // its ResourceQuotas (hard and used per key), live counts for the keys no quota tracks, and what is left.
 import { bytes, cpuMillis, formatBytes, formatCpu, parseQuantity } from '../../../../k8s/quantity.ts';
 import type { Informer } from '../../../cluster/index.ts';
-import type { ResourceDef } from '../defs.ts';
+import { def } from '../defs.ts';
 import type { ResourceService } from '../service.ts';
 
 /** Quota keys counted from the cache when no quota tracks them, and the type each counts (none: always 0). */
@@ -20,14 +20,7 @@ const COUNTED: readonly [key: string, resource: string | undefined][] = [
   ['count/s2ibuilders.devops.kubesphere.io', undefined],
 ];
 
-const RESOURCE_QUOTAS: ResourceDef = {
-  name: 'resourcequotas',
-  ref: { group: '', version: 'v1', resource: 'resourcequotas' },
-  namespaced: true,
-  sortFields: [],
-  indexedFilters: {},
-  optional: true,
-};
+const RESOURCE_QUOTAS = def('resourcequotas', '', 'v1', true, {}, { optional: true });
 
 type Quantities = Record<string, string>;
 type Rec = Record<string, unknown>;

@@ -2,18 +2,12 @@
 // or StatefulSet's is the workload as it was, rebuilt from the ControllerRevision it owns with that revision number.
 import { badRequest, notFound, notFoundMessage } from '../../../../k8s/status.ts';
 import type { Entry, Informer, KubeObject } from '../../../cluster/index.ts';
-import type { ResourceDef } from '../defs.ts';
+import { def } from '../defs.ts';
 import type { ResourceService } from '../service.ts';
 
 const REVISION_ANNOTATION = 'deployment.kubernetes.io/revision';
 
-const CONTROLLER_REVISIONS: ResourceDef = {
-  name: 'controllerrevisions',
-  ref: { group: 'apps', version: 'v1', resource: 'controllerrevisions' },
-  namespaced: true,
-  sortFields: [],
-  indexedFilters: {},
-};
+const CONTROLLER_REVISIONS = def('controllerrevisions', 'apps', 'v1', true);
 
 type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
