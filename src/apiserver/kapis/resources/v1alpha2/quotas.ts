@@ -55,26 +55,42 @@ function left(key: string, hard: string, used: string): string {
   return String(Math.max(0, parseQuantity(hard) - parseQuantity(used)));
 }
 
-export async function namespaceQuotas(svc: ResourceService, namespace: string) {
-  await svc.checkNamespace(namespace);
+export interface QuotaStatus {
+  hard?: Quantities;
+  used?: Quantities;
+}
+
+/** The tightest hard limit of each key over a namespace's quotas, with that quota's usage, and what is left. */
+export function tightestQuota(statuses: readonly QuotaStatus[]): {
+  hard: Quantities;
+  used: Quantities;
+  left: Quantities;
+} {
   const hard: Quantities = {};
   const used: Quantities = {};
-  if (await svc.served(RESOURCE_QUOTAS)) {
-    const quotas = await svc.synced(RESOURCE_QUOTAS);
-    for (const key of quotas.keysInNamespace(namespace)) {
-      const status = rec(quotas.getByKey(key)?.object().status);
-      const h = rec(status.hard) as Quantities;
-      const u = rec(status.used) as Quantities;
-      // The tightest quota of each key wins, with its usage.
-      for (const [k, v] of Object.entries(h)) {
-        if (k in hard && parseQuantity(hard[k]) <= parseQuantity(v)) continue;
-        hard[k] = v;
-        used[k] = u[k] ?? '0';
-      }
+  for (const s of statuses) {
+    for (const [k, v] of Object.entries(s.hard ?? {})) {
+      if (k in hard && parseQuantity(hard[k]) <= parseQuantity(v)) continue;
+      hard[k] = v;
+      used[k] = s.used?.[k] ?? '0';
     }
   }
   const remaining: Quantities = {};
   for (const [k, h] of Object.entries(hard)) remaining[k] = left(k, h, used[k]);
-  Object.assign(used, await counts(svc, namespace, used));
-  return { namespace, data: { hard, used, left: remaining } };
+  return { hard, used, left: remaining };
+}
+
+export async function namespaceQuotas(svc: ResourceService, namespace: string) {
+  await svc.checkNamespace(namespace);
+  const statuses: QuotaStatus[] = [];
+  if (await svc.served(RESOURCE_QUOTAS)) {
+    const quotas = await svc.synced(RESOURCE_QUOTAS);
+    for (const key of quotas.keysInNamespace(namespace)) {
+      const status = rec(quotas.getByKey(key)?.object().status);
+      statuses.push({ hard: rec(status.hard) as Quantities, used: rec(status.used) as Quantities });
+    }
+  }
+  const data = tightestQuota(statuses);
+  Object.assign(data.used, await counts(svc, namespace, data.used));
+  return { namespace, data };
 }
