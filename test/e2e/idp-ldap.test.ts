@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { bearer, devRest, eventually } from '../helpers/oauth.ts';
 import {
-  LDAP_BASE,
   LDAP_MANAGER,
   LDAP_USERS,
+  ldapProvider,
   slapdUnavailableReason,
   startSlapd,
   type TestSlapd,
@@ -23,32 +23,6 @@ const USERS = '/apis/iam.kubesphere.io/v1alpha2/users';
 interface User {
   metadata: { name: string; labels?: Record<string, string> };
   spec?: { email?: string; groups?: string[]; password?: string };
-}
-
-function ldapProvider(
-  name: string,
-  slapd: TestSlapd,
-  mappingMethod: string,
-  extra: Record<string, unknown> = {},
-) {
-  return {
-    name,
-    type: 'LDAPIdentityProvider',
-    mappingMethod,
-    provider: {
-      host: `127.0.0.1:${slapd.port}`,
-      managerDN: LDAP_MANAGER.dn,
-      managerPassword: LDAP_MANAGER.password,
-      userSearchBase: `ou=people,${LDAP_BASE}`,
-      userSearchFilter: '(objectClass=inetOrgPerson)',
-      loginAttribute: 'uid',
-      mailAttribute: 'mail',
-      groupSearchBase: `ou=groups,${LDAP_BASE}`,
-      groupSearchFilter: '(objectClass=groupOfNames)',
-      readTimeout: 500,
-      ...extra,
-    },
-  };
 }
 
 async function postLogin(stack: TestStack, idp: string, form: Record<string, string>) {

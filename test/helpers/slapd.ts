@@ -199,3 +199,30 @@ async function listening(port: number, exited: Promise<void>): Promise<boolean> 
   }
   return false;
 }
+
+/** A kubesphere.yaml LDAPIdentityProvider entry for this directory (readTimeout 500 ms; `extra` overrides). */
+export function ldapProvider(
+  name: string,
+  slapd: TestSlapd,
+  mappingMethod: string,
+  extra: Record<string, unknown> = {},
+) {
+  return {
+    name,
+    type: 'LDAPIdentityProvider',
+    mappingMethod,
+    provider: {
+      host: `127.0.0.1:${slapd.port}`,
+      managerDN: LDAP_MANAGER.dn,
+      managerPassword: LDAP_MANAGER.password,
+      userSearchBase: `ou=people,${LDAP_BASE}`,
+      userSearchFilter: '(objectClass=inetOrgPerson)',
+      loginAttribute: 'uid',
+      mailAttribute: 'mail',
+      groupSearchBase: `ou=groups,${LDAP_BASE}`,
+      groupSearchFilter: '(objectClass=groupOfNames)',
+      readTimeout: 500,
+      ...extra,
+    },
+  };
+}

@@ -6,7 +6,8 @@
 // The seam for identity providers (./idp/): `setSignInButtons` supplies the page's buttons, each linking to the
 // provider's start URL with the pending authorization's id; when the provider's login finishes as user U, its
 // callback calls `completeSignIn(request, reply, pendingId, U)`, which starts U's session and answers the client
-// exactly as a password sign-in does.
+// exactly as a password sign-in does. `setPasswordProviders` adds password providers (LDAP) to the page's form: the
+// user picks the account kind, and the provider's check replaces the local password check.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthenticationOptions, OAuthClient } from '../../config/index.ts';
 import { type Clock, systemClock } from '../clock.ts';
@@ -47,6 +48,13 @@ export const ID_TOKEN_MAX_TTL_MS = 24 * 3_600_000;
 
 export type SignInButtons = (pendingId: string) => SignInButton[];
 
+/** Seam for password identity providers (LDAP), offered by the sign-in form beside the local account. */
+export interface PasswordProviders {
+  names(): string[];
+  /** The User `login` signs in as with provider `name`; throws an OAuthError (refused, throttled, unavailable). */
+  authenticate(request: FastifyRequest, name: string, login: string, password: string): Promise<UserObject>;
+}
+
 export interface FlowDeps {
   store: TokenStore;
   users: Users;
@@ -80,8 +88,21 @@ const SIGN_IN_MESSAGES: Record<string, string> = {
   [DESCRIPTIONS.notActive]: 'This account cannot sign in.',
 };
 
+/** What the page says about a refused sign-in: never more than the token endpoint would (no user enumeration). */
+function signInMessage(err: OAuthError): string {
+  if (err.status === 429) return 'Too many failed sign-in attempts. Try again later.';
+  if (err.status >= 500) return 'The account service is unavailable. Try again shortly.';
+  return SIGN_IN_MESSAGES[err.message] ?? 'Incorrect username or password.';
+}
+
 export class AuthorizationFlow {
   private buttons: SignInButtons = () => [];
+  private passwordProviders: PasswordProviders = {
+    names: () => [],
+    authenticate: async () => {
+      throw invalidRequest('the identity provider was not found');
+    },
+  };
   readonly state: SignInState;
   private readonly codes: AuthorizationCodes;
   private readonly clock: Clock;
@@ -95,6 +116,32 @@ export class AuthorizationFlow {
   /** Seam for identity providers: the buttons of the sign-in page, for the pending authorization `pendingId`. */
   setSignInButtons(buttons: SignInButtons): void {
     this.buttons = buttons;
+  }
+
+  /** Seam for password identity providers: offered by the sign-in form, checked by `authenticate`. */
+  setPasswordProviders(providers: PasswordProviders): void {
+    this.passwordProviders = providers;
+  }
+
+  /** The sign-in page for the pending authorization `pendingId`. */
+  private signInPage(
+    clientId: string,
+    pendingId: string,
+    csrf: string,
+    again?: { username: string; provider: string; error: string },
+  ): string {
+    const providers = this.passwordProviders.names();
+    return signInPage({
+      clientId,
+      pendingId,
+      csrf,
+      buttons: this.buttons(pendingId),
+      passwordProviders: providers,
+      // A directory, when configured, is where most people's accounts are: offered first.
+      provider: again?.provider ?? providers[0] ?? '',
+      username: again?.username,
+      error: again?.error,
+    });
   }
 
   /** GET and POST /oauth/authorize. `raw`: the query (GET) or the form (POST; the query is then ignored). */
@@ -130,12 +177,7 @@ export class AuthorizationFlow {
         throw new AuthorizeRedirectError(req, 'login_required', 'the user is not signed in');
       const { id, csrf } = await this.state.addPending(req);
       reply.header('set-cookie', setCookie(CSRF_COOKIE, csrf, PENDING_TTL_MS, this.secure(request)));
-      return this.page(
-        reply,
-        200,
-        signInPage({ clientId: req.clientId, pendingId: id, csrf, buttons: this.buttons(id) }),
-        req,
-      );
+      return this.page(reply, 200, this.signInPage(req.clientId, id, csrf), req);
     } catch (err) {
       return this.answerError(request, reply, err);
     }
@@ -168,30 +210,28 @@ export class AuthorizationFlow {
         );
       }
       const username = form.get('username') ?? '';
+      const password = form.get('password') ?? '';
+      const provider = form.get('provider') ?? '';
       let user: UserObject;
       try {
-        // The password grant's own check: lockout, per-source throttling and login records.
-        user = await this.deps.passwords.authenticate(
-          username,
-          form.get('password') ?? '',
-          clientInfo(request),
-        );
+        if (provider && !this.passwordProviders.names().includes(provider)) {
+          throw invalidRequest('the identity provider was not found');
+        }
+        // The local account: the password grant's own check (lockout, per-source throttling, login records); a
+        // provider: the same code as POST /oauth/login/{idp}.
+        user = provider
+          ? await this.passwordProviders.authenticate(request, provider, username, password)
+          : await this.deps.passwords.authenticate(username, password, clientInfo(request));
       } catch (err) {
         if (!(err instanceof OAuthError)) throw err;
-        const message =
-          err.status === 429
-            ? 'Too many failed sign-in attempts. Try again later.'
-            : (SIGN_IN_MESSAGES[err.message] ?? 'Incorrect username or password.');
         for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-        const html = signInPage({
-          clientId: pending.request.clientId,
-          pendingId,
-          csrf,
+        const status = err.status === 429 || err.status >= 500 ? err.status : 400;
+        const html = this.signInPage(pending.request.clientId, pendingId, csrf, {
           username,
-          error: message,
-          buttons: this.buttons(pendingId),
+          provider,
+          error: signInMessage(err),
         });
-        return this.page(reply, err.status === 429 ? 429 : 400, html, pending.request);
+        return this.page(reply, status, html, pending.request);
       }
       return await this.completeSignIn(request, reply, pendingId, user);
     } catch (err) {

@@ -172,11 +172,17 @@ export const signInSchema: FastifySchema = {
     csrf: Type.String(),
     username: Type.String(),
     password: Type.String({ format: 'password' }),
+    provider: Type.Optional(
+      Type.String({
+        description: 'a password identity provider (LDAP) to check with; empty: the local account',
+      }),
+    ),
   }),
   response: {
     302: Type.Null({ description: 'signed in: redirect to the client with its code or token' }),
     400: Type.String({ description: 'the sign-in page again, with the error' }),
     403: Type.String({ description: 'cross-site or stale form' }),
     429: Type.String({ description: 'too many failures' }),
+    503: Type.String({ description: 'the identity provider did not answer in time' }),
   },
 };

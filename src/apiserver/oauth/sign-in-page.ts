@@ -14,7 +14,7 @@ export interface SignInButton {
 const STYLE = `body{font:16px system-ui,sans-serif;background:#eef1f4;color:#242e42;margin:0}
 main{max-width:22rem;margin:10vh auto;background:#fff;padding:2rem;border-radius:6px;box-shadow:0 4px 16px #0002}
 h1{font-size:1.3rem;margin:0 0 1rem}label{display:block;margin:.8rem 0 .3rem;font-size:.9rem}
-input{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem;border:1px solid #ccd3db;border-radius:4px}
+input,select{width:100%;box-sizing:border-box;padding:.5rem;font-size:1rem;border:1px solid #ccd3db;border-radius:4px}
 button,a.idp{display:block;width:100%;box-sizing:border-box;margin-top:1.2rem;padding:.6rem;font-size:1rem;
 border:0;border-radius:4px;background:#242e42;color:#fff;text-align:center;text-decoration:none;cursor:pointer}
 a.idp{background:#55bc8a;margin-top:.6rem}p.error{color:#ca2621}p.client{color:#79879c;font-size:.9rem}`;
@@ -54,8 +54,21 @@ export function signInPage(opts: {
   username?: string;
   error?: string;
   buttons: readonly SignInButton[];
+  /** Password providers (LDAP) offered beside the local account, and the one selected ('' = local). */
+  passwordProviders?: readonly string[];
+  provider?: string;
 }): string {
   const error = opts.error ? `<p class="error" role="alert">${escapeHtml(opts.error)}</p>` : '';
+  const accounts = opts.passwordProviders?.length
+    ? `<label for="provider">Account</label>
+<select id="provider" name="provider">${[['', 'Local account'], ...opts.passwordProviders.map((p) => [p, p])]
+        .map(
+          ([value, label]) =>
+            `<option value="${escapeHtml(value)}"${value === (opts.provider ?? '') ? ' selected' : ''}>${escapeHtml(label)}</option>`,
+        )
+        .join('')}</select>
+`
+    : '';
   const buttons = opts.buttons
     .map(
       (b) => `<a class="idp" href="${escapeHtml(b.href)}">Sign in with ${escapeHtml(b.title || b.name)}</a>`,
@@ -68,7 +81,7 @@ export function signInPage(opts: {
 ${error}<form method="post" action="/oauth/sign-in">
 <input type="hidden" name="pending" value="${escapeHtml(opts.pendingId)}">
 <input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
-<label for="username">Username or e-mail</label>
+${accounts}<label for="username">Username or e-mail</label>
 <input id="username" name="username" autocomplete="username" required autofocus value="${escapeHtml(opts.username ?? '')}">
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>

@@ -10,9 +10,11 @@ import type { OAuthClient } from '../../../config/index.ts';
 import { type Clock, systemClock } from '../../clock.ts';
 import type { ServerContext } from '../../context.ts';
 import { kubeTime, type UserObject } from '../../iam/users.ts';
+import { clientInfo } from '../authorization-flow.ts';
 import { invalidRequest, OAuthError } from '../errors.ts';
 import type { OAuthService } from '../service.ts';
 import type { TokenResponse } from '../tokens.ts';
+import { PasswordProviderLogin } from './password-login.ts';
 import { PENDING_LOGIN_TTL_MS, PendingLogins, STATE_COOKIE } from './pending-logins.ts';
 import type { IdentityProvider, IdentityProviderRegistry, RedirectIdentityProvider } from './registry.ts';
 import { callbackSchema, passwordLoginSchema, redirectLoginSchema } from './schemas.ts';
@@ -26,14 +28,6 @@ const NO_CLIENT = Object.freeze({ name: '' }) as OAuthClient;
 
 function noStore(reply: FastifyReply): FastifyReply {
   return reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
-}
-
-function clientInfo(request: FastifyRequest) {
-  const ua = request.headers['user-agent'];
-  return {
-    sourceIP: request.socket.remoteAddress ?? request.ip,
-    userAgent: typeof ua === 'string' ? ua : '',
-  };
 }
 
 function cookie(request: FastifyRequest, name: string): string | undefined {
@@ -63,7 +57,12 @@ export function registerIdentityProviderRoutes(
   const registry: IdentityProviderRegistry = oauth.identityProviders;
   const mapper = new IdentityMapper(oauth.users, ctx.cache, logger);
   const pending = new PendingLogins(oauth.store);
-  const throttle = new ProviderLoginThrottle(oauth.store, oauth.options, clock);
+  const passwordLogin = new PasswordProviderLogin({
+    throttle: new ProviderLoginThrottle(oauth.store, oauth.options, clock),
+    mapper,
+    users: oauth.users,
+    recorder: oauth.recorder,
+  });
 
   function providerOf(request: FastifyRequest): IdentityProvider {
     const { idp } = request.params as { idp: string };
@@ -123,6 +122,26 @@ export function registerIdentityProviderRoutes(
       })),
   );
 
+  // The sign-in page's form offers each password provider beside the local account.
+  oauth.flow.setPasswordProviders({
+    names: () =>
+      registry
+        .list()
+        .filter((p) => p.kind === 'password')
+        .map((p) => p.name),
+    async authenticate(request, name, login, password) {
+      const provider = registry.get(name);
+      if (provider?.kind !== 'password') throw invalidRequest('the identity provider was not found');
+      try {
+        const user = await passwordLogin.authenticate(provider, login, password, clientInfo(request));
+        recordSignIn(request, provider, user);
+        return user;
+      } catch (err) {
+        throw logged(provider.name, err);
+      }
+    },
+  });
+
   scope.post(
     '/oauth/login/:idp',
     { schema: passwordLoginSchema, attachValidation: true },
@@ -137,32 +156,14 @@ export function registerIdentityProviderRoutes(
       tokensOrUnavailable();
       const form =
         request.body instanceof Map ? (request.body as Map<string, string>) : new Map<string, string>();
-      const login = form.get('username') ?? '';
-      const password = form.get('password') ?? '';
-      const client = clientInfo(request);
-      await throttle.check(provider.name, login, client.sourceIP);
-      let identity: Awaited<ReturnType<typeof provider.authenticate>>;
       try {
-        identity = await provider.authenticate(login, password);
-      } catch (err) {
-        if (err instanceof OAuthError && err.error === 'invalid_grant') {
-          await throttle.failed(provider.name, login, client.sourceIP);
-          // As KubeSphere: a failed attempt is recorded for the user of that name, when there is one.
-          const known = oauth.users.lookup(login);
-          if (known) {
-            oauth.recorder.record(known, {
-              success: false,
-              reason: err.message,
-              type: 'Token',
-              provider: provider.name,
-              ...client,
-            });
-          }
-        }
-        throw logged(provider.name, err);
-      }
-      try {
-        return await issueTokens(request, provider, await mapper.userFor(provider.settings, identity));
+        const user = await passwordLogin.authenticate(
+          provider,
+          form.get('username') ?? '',
+          form.get('password') ?? '',
+          clientInfo(request),
+        );
+        return await issueTokens(request, provider, user);
       } catch (err) {
         throw logged(provider.name, err);
       }
