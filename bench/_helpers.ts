@@ -90,6 +90,12 @@ export function cpuSeconds(pid: number | 'self'): { self: number; children: numb
   }
 }
 
+/** Resident set size of a process in MiB (VmRSS; Linux only), -1 when unknown. */
+export function rssMiB(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : -1;
+}
+
 export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? 0 : s[Math.floor((s.length - 1) / 2)];

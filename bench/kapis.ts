@@ -7,14 +7,13 @@
 // Prints one JSON document and a one-line summary. Sizes: BENCH_NODES (10000), BENCH_PODS (20000), BENCH_SECONDS (5).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { ClusterConnection } from '../src/apiserver/cluster/index.ts';
 import { startTestDevCluster } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
-import { benchNode, fill, freePort, waitFor } from './_helpers.ts';
+import { benchNode, fill, freePort, rssMiB, waitFor } from './_helpers.ts';
 
 const NODES = Number(process.env.BENCH_NODES ?? 10_000);
 const PODS = Number(process.env.BENCH_PODS ?? 20_000);
@@ -32,11 +31,6 @@ const PAGES: Record<string, string> = {
   nameFilter: 'limit=10&name=bench-node-1&sortBy=name',
   statusFilter: 'limit=10&status=running&sortBy=name',
 };
-
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : -1;
-}
 
 async function main() {
   const dev = await startTestDevCluster();

@@ -7,7 +7,7 @@
 // summary. BENCH_SECONDS (3), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16), BENCH_IDLE_MS (65000).
 import cluster, { type Worker } from 'node:cluster';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
@@ -18,7 +18,7 @@ import { ensureLocalPki } from '../src/pki/index.ts';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
 import { redisUnavailableReason, startRedis } from '../test/helpers/redis-server.ts';
-import { autocannon, freePort, type Load, median, medianOf } from './_helpers.ts';
+import { autocannon, freePort, type Load, median, medianOf, rssMiB } from './_helpers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -56,11 +56,6 @@ async function runWorker(spec: WorkerSpec): Promise<void> {
     securePort: spec.securePort,
   });
   process.send?.('listening');
-}
-
-function rssMiB(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round(Number(m[1]) / 1024) : -1;
 }
 
 /** Forks `n` workers serving one port pair, one after another (each waits for the previous to listen). */
