@@ -147,6 +147,8 @@ describe('what is not served', () => {
       `${K}/apps/v1/namespaces/${X}/deployments/web/scale`,
       `${K}/apps/v1/namespaces/no-such-ns/deployments`,
       `${K}/apps/v1/workspaces/any/deployments`,
+      // X is in no workspace: a workspace path does not reach it (KubeSphere ignores the workspace).
+      `${K}/apps/v1/workspaces/any/namespaces/${X}/deployments`,
     ]) {
       const r = await s.call('GET', path);
       assert.equal(r.status, 404, path);
@@ -211,6 +213,13 @@ describe('what is not served', () => {
     }, 'gadgets through the fallback');
     assert.equal(r.body.kind, 'GadgetList');
     assert.equal(r.body.apiVersion, 'example.com/v1');
+    const created = await s.call('POST', `${K}/example.com/v1/namespaces/${X}/gadgets`, {
+      apiVersion: 'example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g2' },
+    });
+    assert.equal(created.status, 200, JSON.stringify(created.body));
+    assert.equal((await s.kube('GET', `/apis/example.com/v1/namespaces/${X}/gadgets/g2`)).status, 200);
   });
 });
 
