@@ -105,6 +105,6 @@ test('exec refused, exec answered by the orchestrator and exec as an impersonate
   const metrics = await stack.api.context.metrics?.render();
   assert.match(
     metrics ?? '',
-    /ks_server_request_total\{[^}]*resource="pods",subresource="exec"[^}]*code="501"\} 1/,
+    /ks_server_request_total\{[^}]*resource="pods",subresource="exec"[^}]*code="404"\} 1/,
   );
 });
