@@ -1,5 +1,5 @@
 // Upgrade requests (exec, attach, port-forward) bypass fastify's hooks; they are still audited and counted, both when
-// refused and when the orchestrator answers (with its real code: the dev cluster has no exec backend and answers 501,
+// refused and when the orchestrator answers (with its real code: the dev cluster has no pod web-0 and answers 404,
 // which is relayed, not turned into a tunnel), and with both identities when the caller impersonates someone.
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
