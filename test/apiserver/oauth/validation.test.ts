@@ -38,7 +38,10 @@ test('a token form without a grant_type is unsupported_grant_type (as KubeSphere
     const r = await post('/oauth/token', form);
     assert.equal(r.statusCode, 400, form);
     assert.equal(r.headers['cache-control'], 'no-store');
-    assert.deepEqual(r.json(), { error: 'unsupported_grant_type', error_description: 'grant_type is required' });
+    assert.deepEqual(r.json(), {
+      error: 'unsupported_grant_type',
+      error_description: 'grant_type is required',
+    });
   }
   const noBody = await app.inject({
     method: 'POST',
@@ -46,7 +49,10 @@ test('a token form without a grant_type is unsupported_grant_type (as KubeSphere
     headers: { authorization: `Basic ${Buffer.from('kubesphere:kubesphere').toString('base64')}` },
   });
   assert.equal(noBody.statusCode, 400);
-  assert.deepEqual(noBody.json(), { error: 'unsupported_grant_type', error_description: 'grant_type is required' });
+  assert.deepEqual(noBody.json(), {
+    error: 'unsupported_grant_type',
+    error_description: 'grant_type is required',
+  });
 });
 
 test('client authentication comes first; a valid form reaches the start-up check', async () => {
