@@ -2,7 +2,11 @@
 // which per-kind filters it has (beyond the ObjectMeta filters every type has), and how an item is presented.
 import type { IndexFunc, KubeObject, ResourceRef } from '../../cluster/index.ts';
 import { withoutCredentials } from '../../iam/user-credentials.ts';
+import { jobUpdateTime, podStartTime, workloadUpdateTime } from './sorting.ts';
 import { daemonSetStatus, nodeStatus, podStatus, workloadStatus } from './status.ts';
+
+/** A sort key of an object (a time in ms since the epoch). */
+export type SortKey = (obj: KubeObject) => number;
 
 /** A per-kind filter answered from a lazily built informer index (`fold`: case-insensitive values). */
 export interface IndexedFilter {
@@ -19,6 +23,8 @@ export interface ResourceDef {
   /** sortBy values; the first is the default. */
   sortFields: readonly string[];
   indexedFilters: Record<string, IndexedFilter>;
+  /** Sorts by something else than creation time or name (sortBy -> the object's key, ms); listed in sortFields. */
+  sorters?: Record<string, SortKey>;
   /** Removes what must never be served (Secret values, User credentials). */
   redact?: (obj: KubeObject) => KubeObject;
   /**
@@ -103,23 +109,36 @@ const optional = (defs: OptionalDef[]): ResourceDef[] =>
     def(name, group, version, namespaced, {}, { optional: true }),
   );
 
+/** Extra sorts of a type: its sortFields are the common ones and these. */
+function sortedBy(sorters: Record<string, SortKey>): Partial<ResourceDef> {
+  return { sorters, sortFields: [...SORT_FIELDS, ...Object.keys(sorters)] };
+}
+const UPDATE_TIME = sortedBy({ updateTime: workloadUpdateTime, lastUpdateTimestamp: workloadUpdateTime });
+
 export const RESOURCES: readonly ResourceDef[] = [
   def('nodes', '', 'v1', false, { status: STATUS_NODE }),
   def('namespaces', '', 'v1', false),
-  def('pods', '', 'v1', true, {
-    status: STATUS_POD,
-    phase: { index: 'kapis:phase', fn: (o) => str(rec(o.status).phase) },
-    nodeName: { index: 'kapis:nodeName', fn: (o) => str(rec(o.spec).nodeName) },
-    pvcName: {
-      index: 'kapis:pvcName',
-      fn: (o) => {
-        const vols = rec(o.spec).volumes;
-        return Array.isArray(vols)
-          ? vols.flatMap((v) => str(rec(rec(v).persistentVolumeClaim).claimName))
-          : [];
+  def(
+    'pods',
+    '',
+    'v1',
+    true,
+    {
+      status: STATUS_POD,
+      phase: { index: 'kapis:phase', fn: (o) => str(rec(o.status).phase) },
+      nodeName: { index: 'kapis:nodeName', fn: (o) => str(rec(o.spec).nodeName) },
+      pvcName: {
+        index: 'kapis:pvcName',
+        fn: (o) => {
+          const vols = rec(o.spec).volumes;
+          return Array.isArray(vols)
+            ? vols.flatMap((v) => str(rec(rec(v).persistentVolumeClaim).claimName))
+            : [];
+        },
       },
     },
-  }),
+    sortedBy({ startTime: podStartTime }),
+  ),
   def('services', '', 'v1', true),
   def('configmaps', '', 'v1', true),
   def(
@@ -141,11 +160,11 @@ export const RESOURCES: readonly ResourceDef[] = [
   }),
   def('persistentvolumes', '', 'v1', false),
   def('events', '', 'v1', true),
-  def('deployments', 'apps', 'v1', true, { status: STATUS_WORKLOAD }),
-  def('statefulsets', 'apps', 'v1', true, { status: STATUS_WORKLOAD }),
-  def('daemonsets', 'apps', 'v1', true, { status: STATUS_DAEMONSET }),
+  def('deployments', 'apps', 'v1', true, { status: STATUS_WORKLOAD }, UPDATE_TIME),
+  def('statefulsets', 'apps', 'v1', true, { status: STATUS_WORKLOAD }, UPDATE_TIME),
+  def('daemonsets', 'apps', 'v1', true, { status: STATUS_DAEMONSET }, UPDATE_TIME),
   def('replicasets', 'apps', 'v1', true),
-  def('jobs', 'batch', 'v1', true),
+  def('jobs', 'batch', 'v1', true, {}, sortedBy({ updateTime: jobUpdateTime })),
   def('cronjobs', 'batch', 'v1', true),
   def('ingresses', 'networking.k8s.io', 'v1', true),
   def('storageclasses', 'storage.k8s.io', 'v1', false),

@@ -13,6 +13,7 @@ import {
   OWNER_UID_INDEX,
   PROTECTED_ANNOTATIONS,
   type ResourceDef,
+  type SortKey,
 } from './defs.ts';
 
 export type Pred = (e: Entry) => boolean;
@@ -153,6 +154,28 @@ function compile(inf: Informer, def: ResourceDef, q: ListQuery, namespace: strin
   return out;
 }
 
+/** Per-kind sort keys, computed once per cached entry (entries are immutable: an update replaces them). */
+const sortKeys = new WeakMap<SortKey, WeakMap<Entry, number>>();
+
+function compareBy(key: SortKey): (a: Entry, b: Entry) => number {
+  let known = sortKeys.get(key);
+  if (!known) {
+    known = new WeakMap();
+    sortKeys.set(key, known);
+  }
+  const cache = known;
+  const of = (e: Entry) => {
+    let k = cache.get(e);
+    if (k === undefined) {
+      k = key(e.object());
+      cache.set(e, k);
+    }
+    return k;
+  };
+  const byName = compareEntries('name');
+  return (a, b) => of(a) - of(b) || byName(a, b);
+}
+
 function sortFieldOf(q: ListQuery): 'name' | 'creationTimestamp' {
   return q.sortBy === 'name' ? 'name' : 'creationTimestamp';
 }
@@ -178,13 +201,15 @@ export function listPage(
   let smallest: ReadonlySet<string> | undefined;
   for (const c of candidates) if (!smallest || c.size < smallest.size) smallest = c;
 
-  if (smallest && smallest.size <= Math.max(64, inf.size * CANDIDATE_RATIO)) {
+  const sorter = def.sorters?.[q.sortBy];
+  const small = smallest && smallest.size <= Math.max(64, inf.size * CANDIDATE_RATIO);
+  if (small || sorter) {
+    // Keys of the smallest candidate set, or (a per-kind sort the informer keeps no view of) every entry.
+    const pool: Iterable<Entry | undefined> =
+      smallest && small ? [...smallest].map((k) => inf.getByKey(k)) : inf.entries();
     const matched: Entry[] = [];
-    for (const key of smallest) {
-      const e = inf.getByKey(key);
-      if (e && match(e)) matched.push(e);
-    }
-    const c = compareEntries(by);
+    for (const e of pool) if (e && match(e)) matched.push(e);
+    const c = sorter ? compareBy(sorter) : compareEntries(by);
     matched.sort(q.ascending ? c : (a, b) => c(b, a));
     return { entries: matched.slice(offset, offset + limit), total: matched.length };
   }

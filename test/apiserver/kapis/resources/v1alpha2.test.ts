@@ -341,6 +341,39 @@ describe('v1alpha3 additions', () => {
     assert.equal(roles.status, 200);
   });
 
+  test("the console's per-kind sorts: pods by startTime, workloads by updateTime; others stay a 400", async () => {
+    await podWithStatus(
+      NS,
+      'started-late',
+      { sort: 'start' },
+      { ...running(true), startTime: '2030-01-02T00:00:00Z' },
+    );
+    await podWithStatus(
+      NS,
+      'started-early',
+      { sort: 'start' },
+      { ...running(true), startTime: '2030-01-01T00:00:00Z' },
+    );
+    const pods = await until(async () => {
+      const r = await s.call(
+        'GET',
+        `${V3}/namespaces/${NS}/pods?sortBy=startTime&ascending=true&label=sort=start`,
+      );
+      return r.status === 200 && r.body.totalItems === 2 ? r : undefined;
+    }, 'pods with start times');
+    assert.deepEqual(
+      pods.body.items.map((i: Json) => i.metadata.name),
+      ['started-early', 'started-late'],
+    );
+    const deployments = await s.call('GET', `${V3}/namespaces/${NS}/deployments?sortBy=updateTime&limit=10`);
+    assert.equal(deployments.status, 200);
+    const jobs = await s.call('GET', `${V3}/jobs?sortBy=updateTime`);
+    assert.equal(jobs.status, 200);
+    const bad = await s.call('GET', `${V3}/configmaps?sortBy=startTime`);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.kind, 'Status');
+  });
+
   test('a type the cluster does not serve is a 404 Status; a legacy-only type answers in the legacy shape', async () => {
     const absent = await s.call('GET', `${V3}/namespaces/${NS}/volumesnapshots`);
     assert.equal(absent.status, 404);
