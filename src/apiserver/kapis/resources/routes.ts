@@ -29,7 +29,7 @@ const supported = RESOURCES.map((r) => r.name).join(', ');
 const listSchema = (namespaced: boolean) => ({
   tags: [TAG],
   summary: namespaced ? 'List resources of a type in a namespace' : 'List resources of a type',
-  description: `Served from the informer cache. Supported resources: ${supported} (the optional ones when the cluster serves their API), else those of the v1alpha2 search, answered in its shape. Nodes carry computed annotations node.kubesphere.io/{cpu,memory}-{requests,limits}[-fraction]; Secrets never carry data.`,
+  description: `Served from the informer cache. Supported resources: ${supported} (the optional ones when the cluster serves their API), else those of the v1alpha2 search, answered in its shape. Nodes carry computed annotations node.kubesphere.io/{cpu,memory}-{requests,limits}[-fraction]; Secrets never carry data; users no credentials. sortBy: creationTimestamp (createTime) or name; pods also startTime; deployments, statefulsets and daemonsets also updateTime (lastUpdateTimestamp); jobs also updateTime.`,
   operationId: namespaced ? 'ListNamespacedResources' : 'ListResources',
   params: Type.Object({
     ...(namespaced ? { namespace: Type.String({ description: 'Namespace' }) } : {}),
