@@ -135,7 +135,7 @@ function owners(obj: KubeObject) {
   return obj.metadata?.ownerReferences ?? [];
 }
 
-function exact(key: string, value: string, e: Entry, obj: KubeObject, def: ResourceDef): boolean {
+function exact(key: string, value: string, e: Entry, obj: () => KubeObject, def: ResourceDef): boolean {
   switch (key) {
     case 'name':
       return value.split(',').includes(e.name);
@@ -143,16 +143,16 @@ function exact(key: string, value: string, e: Entry, obj: KubeObject, def: Resou
       return (
         e.name.includes(value) ||
         Object.values(e.labels ?? {}).some((v) => v.includes(value)) ||
-        Object.values(annotations(obj, def)).some((v) => v.includes(value))
+        Object.values(annotations(obj(), def)).some((v) => v.includes(value))
       );
     case 'owner':
-      return owners(obj).some((o) => o.uid === value);
+      return owners(obj()).some((o) => o.uid === value);
     case 'ownerKind':
-      return owners(obj).some((o) => o.kind === value);
+      return owners(obj()).some((o) => o.kind === value);
     case 'ownerName':
-      return owners(obj).some((o) => o.name === value);
+      return owners(obj()).some((o) => o.name === value);
     case 'status': {
-      const status = legacyStatus(def.name, obj);
+      const status = legacyStatus(def.name, obj());
       if (status !== undefined) return status === value.toLowerCase();
       return e.labels?.status === value;
     }
@@ -166,15 +166,15 @@ function fuzzyMatch(map: Readonly<Record<string, string>>, key: string, value: s
   return value === '' ? !v : (v ?? '').includes(value);
 }
 
-function fuzzy(key: string, value: string, e: Entry, obj: KubeObject, def: ResourceDef): boolean {
+function fuzzy(key: string, value: string, e: Entry, obj: () => KubeObject, def: ResourceDef): boolean {
   const labels = e.labels ?? {};
   switch (key) {
     case 'name':
-      return e.name.includes(value) || (annotations(obj, def)[ALIAS_ANNOTATION] ?? '').includes(value);
+      return e.name.includes(value) || (annotations(obj(), def)[ALIAS_ANNOTATION] ?? '').includes(value);
     case 'label':
       return Object.entries(labels).some(([k, v]) => `${k}=${v}`.includes(value));
     case 'annotation':
-      return Object.entries(annotations(obj, def)).some(([k, v]) => `${k}=${v}`.includes(value));
+      return Object.entries(annotations(obj(), def)).some(([k, v]) => `${k}=${v}`.includes(value));
     case 'app':
       return (labels.chart ?? '').includes(value) || (labels.release ?? '').includes(value);
     default:
@@ -205,7 +205,12 @@ export async function legacySearch(
   for (const e of candidates) {
     if (!e) continue;
     if (conditions) {
-      const obj = e.object();
+      // Parsed only when a condition needs more than the name and labels.
+      let parsed: KubeObject | undefined;
+      const obj = () => {
+        parsed ??= e.object();
+        return parsed;
+      };
       let ok = true;
       for (const [k, v] of q.match) if (ok && !exact(k, v, e, obj, def)) ok = false;
       for (const [k, v] of q.fuzzy) if (ok && !fuzzy(k, v, e, obj, def)) ok = false;
