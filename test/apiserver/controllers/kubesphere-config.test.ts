@@ -46,7 +46,12 @@ before(async () => {
             {
               name: 'corp',
               type: 'LDAPIdentityProvider',
-              provider: { host: 'ldap.example.com:389', managerPassword: LDAP_PASSWORD },
+              provider: {
+                host: 'ldap.example.com:389',
+                managerDN: 'cn=admin,dc=example,dc=com',
+                managerPassword: LDAP_PASSWORD,
+                userSearchBase: 'ou=users,dc=example,dc=com',
+              },
             },
           ],
         },
