@@ -40,7 +40,7 @@ async function grant(user: string, name: string, rules: unknown[]) {
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kapiserver-terminal-'));
-  dev = await startDevCluster({ dataDir: join(dir, 'dev'), port: 0 });
+  dev = await startDevCluster({ dataDir: join(dir, 'dev'), port: 0, seedDemoData: false });
   kubelet = fakeExec({ 'demo/web': ['bash', 'sh'], 'demo/alpine': ['sh'] });
   spy = await startSpy(dev, join(dir, 'spy'), kubelet.onUpgrade);
   stack = await startTestStack({ dev, clusterKubeconfigPath: spy.kubeconfigPath });
