@@ -115,7 +115,8 @@ test('Swagger UI in headless Chromium: renders, password flow, a call returns no
     ],
   });
   t.after(() => browser.close());
-  const page = await browser.newPage();
+  // Swagger UI renders the operations near the viewport first; a tall page shows the resources groups at once.
+  const page = await browser.newPage({ viewport: { width: 1400, height: 3000 } });
   await page.goto(`${s.url}/swagger-ui/`);
   const op = page.locator('[id^="operations-resources"][id$="-ListNodes"]');
   await op.waitFor({ timeout: 60_000 });
