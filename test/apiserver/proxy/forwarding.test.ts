@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import tls from 'node:tls';
 import { type DevCluster, startDevCluster } from '../../../src/devcluster/index.ts';
-import { bearer, createUser, eventually, login } from '../../helpers/oauth.ts';
+import { bearer, createUser, devRest, eventually, login } from '../../helpers/oauth.ts';
 import { type Spy, startSpy } from '../../helpers/spy.ts';
 import { startTestStack, type TestStack } from '../../helpers/stack.ts';
 
@@ -160,6 +160,17 @@ test('a watch streams events and closing it closes the upstream watch', { timeou
 test('with authorization.impersonate the authenticated user is passed on', {
   timeout: 60_000,
 }, async () => {
+  // The orchestrator now authorizes the request as that user, so the user needs a binding there too.
+  const rbac = '/apis/rbac.authorization.k8s.io/v1/namespaces/default';
+  await devRest({ dev }).create(`${rbac}/roles`, {
+    metadata: { name: 'impersonated-reader' },
+    rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['list'] }],
+  });
+  await devRest({ dev }).create(`${rbac}/rolebindings`, {
+    metadata: { name: 'impersonated-reader' },
+    roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'impersonated-reader' },
+    subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'admin' }],
+  });
   const config = stack.api.context.config.current();
   config.authorization.impersonate = true;
   try {
