@@ -1,8 +1,8 @@
 // A namespace-scoped grant never reaches a cluster-scoped resource through a path that places it "inside" a
-// namespace (/api/v1/namespaces/demo/namespaces/x, /api/v1/namespaces/demo/nodes, ...): kapiserver refuses (403,
+// namespace (/api/v1/namespaces/nest/namespaces/x, /api/v1/namespaces/nest/nodes, ...): kapiserver refuses (403,
 // whatever the cluster behind would answer) and the dev cluster itself answers 404 as kube-apiserver does (no
 // namespaced route exists for those resources).
-// Legitimate namespaced calls and the namespace object itself (/api/v1/namespaces/demo) keep working.
+// Legitimate namespaced calls and the namespace object itself (/api/v1/namespaces/nest) keep working.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { devRequest } from '../../helpers/devcluster.ts';
@@ -29,13 +29,13 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
   before(async () => {
     stack = await startTestStack();
     const rest = devRest(stack);
-    for (const ns of ['demo', 'victim']) await rest.create('/api/v1/namespaces', { metadata: { name: ns } });
-    await rest.create(`${RBAC}/namespaces/demo/roles`, {
-      metadata: { name: 'everything', namespace: 'demo' },
+    for (const ns of ['nest', 'victim']) await rest.create('/api/v1/namespaces', { metadata: { name: ns } });
+    await rest.create(`${RBAC}/namespaces/nest/roles`, {
+      metadata: { name: 'everything', namespace: 'nest' },
       rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }],
     });
-    await rest.create(`${RBAC}/namespaces/demo/rolebindings`, {
-      metadata: { name: 'nina-everything', namespace: 'demo' },
+    await rest.create(`${RBAC}/namespaces/nest/rolebindings`, {
+      metadata: { name: 'nina-everything', namespace: 'nest' },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'everything' },
       subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'nina' }],
     });
@@ -43,7 +43,7 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
     await createUser(stack, 'nina', 'Nina-Passw0rd');
     token = (await login(stack, 'nina', 'Nina-Passw0rd')).access_token;
     await eventually(
-      async () => (await asNina('GET', '/api/v1/namespaces/demo/configmaps')).status === 200,
+      async () => (await asNina('GET', '/api/v1/namespaces/nest/configmaps')).status === 200,
       20_000,
       "nina's RoleBinding to reach kapiserver's cache",
     );
@@ -52,22 +52,22 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
     await stack?.close();
   });
 
-  it('refuses list/get/create/patch/delete of Namespaces under /namespaces/demo/ and changes nothing', async () => {
+  it('refuses list/get/create/patch/delete of Namespaces under /namespaces/nest/ and changes nothing', async () => {
     const attempts: [string, string, unknown?, string?][] = [
-      ['GET', '/api/v1/namespaces/demo/namespaces'],
-      ['GET', '/api/v1/namespaces/demo/namespaces/victim'],
-      ['GET', '/api/v1/namespaces/demo/namespaces?watch=true'],
-      ['POST', '/api/v1/namespaces/demo/namespaces', { metadata: { name: 'created-by-nina' } }],
+      ['GET', '/api/v1/namespaces/nest/namespaces'],
+      ['GET', '/api/v1/namespaces/nest/namespaces/victim'],
+      ['GET', '/api/v1/namespaces/nest/namespaces?watch=true'],
+      ['POST', '/api/v1/namespaces/nest/namespaces', { metadata: { name: 'created-by-nina' } }],
       [
         'PATCH',
-        '/api/v1/namespaces/demo/namespaces/victim',
+        '/api/v1/namespaces/nest/namespaces/victim',
         { metadata: { labels: { owned: 'nina' } } },
         'application/merge-patch+json',
       ],
-      ['PUT', '/api/v1/namespaces/demo/namespaces/victim', { metadata: { name: 'victim' } }],
-      ['PUT', '/api/v1/namespaces/demo/namespaces/victim/finalize', { metadata: { name: 'victim' } }],
-      ['DELETE', '/api/v1/namespaces/demo/namespaces/victim'],
-      ['DELETE', '/api/v1/namespaces/demo/namespaces'],
+      ['PUT', '/api/v1/namespaces/nest/namespaces/victim', { metadata: { name: 'victim' } }],
+      ['PUT', '/api/v1/namespaces/nest/namespaces/victim/finalize', { metadata: { name: 'victim' } }],
+      ['DELETE', '/api/v1/namespaces/nest/namespaces/victim'],
+      ['DELETE', '/api/v1/namespaces/nest/namespaces'],
     ];
     for (const [method, path, body, ct] of attempts) {
       const r = await asNina(method, path, body, ct);
@@ -82,36 +82,36 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
     assert.equal(v.metadata.labels?.owned, undefined, 'victim not patched');
   });
 
-  it('refuses other cluster-scoped resources under /namespaces/demo/', async () => {
+  it('refuses other cluster-scoped resources under /namespaces/nest/', async () => {
     const attempts: [string, string, unknown?][] = [
-      ['GET', '/api/v1/namespaces/demo/nodes'],
-      ['POST', '/api/v1/namespaces/demo/nodes', { metadata: { name: 'evil-node' } }],
-      ['GET', '/api/v1/namespaces/demo/persistentvolumes'],
-      ['GET', `${RBAC}/namespaces/demo/clusterroles`],
-      ['GET', `${RBAC}/namespaces/demo/clusterroles/keep-me`],
+      ['GET', '/api/v1/namespaces/nest/nodes'],
+      ['POST', '/api/v1/namespaces/nest/nodes', { metadata: { name: 'evil-node' } }],
+      ['GET', '/api/v1/namespaces/nest/persistentvolumes'],
+      ['GET', `${RBAC}/namespaces/nest/clusterroles`],
+      ['GET', `${RBAC}/namespaces/nest/clusterroles/keep-me`],
       [
         'POST',
-        `${RBAC}/namespaces/demo/clusterroles`,
+        `${RBAC}/namespaces/nest/clusterroles`,
         { metadata: { name: 'evil' }, rules: [{ apiGroups: ['*'], resources: ['*'], verbs: ['*'] }] },
       ],
       [
         'POST',
-        `${RBAC}/namespaces/demo/clusterrolebindings`,
+        `${RBAC}/namespaces/nest/clusterrolebindings`,
         {
           metadata: { name: 'evil' },
           roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
           subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name: 'nina' }],
         },
       ],
-      ['DELETE', `${RBAC}/namespaces/demo/clusterroles/keep-me`],
-      ['GET', '/apis/apiextensions.k8s.io/v1/namespaces/demo/customresourcedefinitions'],
-      ['GET', '/apis/storage.k8s.io/v1/namespaces/demo/storageclasses'],
-      ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/users'],
-      ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/globalroles'],
-      ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/workspacerolebindings'],
+      ['DELETE', `${RBAC}/namespaces/nest/clusterroles/keep-me`],
+      ['GET', '/apis/apiextensions.k8s.io/v1/namespaces/nest/customresourcedefinitions'],
+      ['GET', '/apis/storage.k8s.io/v1/namespaces/nest/storageclasses'],
+      ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/nest/users'],
+      ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/nest/globalroles'],
+      ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/nest/workspacerolebindings'],
       [
         'POST',
-        '/apis/iam.kubesphere.io/v1alpha2/namespaces/demo/workspacerolebindings',
+        '/apis/iam.kubesphere.io/v1alpha2/namespaces/nest/workspacerolebindings',
         {
           metadata: { name: 'evil-wrb' },
           roleRef: { apiGroup: 'iam.kubesphere.io', kind: 'WorkspaceRole', name: 'x' },
@@ -131,15 +131,15 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
   });
 
   it('keeps namespaced calls and the namespace object itself working', async () => {
-    assert.equal((await asNina('GET', '/api/v1/namespaces/demo')).status, 200);
-    assert.equal((await asNina('GET', '/api/v1/namespaces/demo/status')).status, 200);
-    const created = await asNina('POST', '/api/v1/namespaces/demo/configmaps', {
+    assert.equal((await asNina('GET', '/api/v1/namespaces/nest')).status, 200);
+    assert.equal((await asNina('GET', '/api/v1/namespaces/nest/status')).status, 200);
+    const created = await asNina('POST', '/api/v1/namespaces/nest/configmaps', {
       metadata: { name: 'fine' },
       data: { a: '1' },
     });
     assert.equal(created.status, 201, JSON.stringify(created.body));
-    assert.equal((await asNina('GET', '/api/v1/namespaces/demo/configmaps/fine')).status, 200);
-    assert.equal((await asNina('DELETE', '/api/v1/namespaces/demo/configmaps/fine')).status, 200);
+    assert.equal((await asNina('GET', '/api/v1/namespaces/nest/configmaps/fine')).status, 200);
+    assert.equal((await asNina('DELETE', '/api/v1/namespaces/nest/configmaps/fine')).status, 200);
     // Not beyond its own namespace, and not the namespace list.
     assert.equal((await asNina('GET', '/api/v1/namespaces/victim')).status, 403);
     assert.equal((await asNina('GET', '/api/v1/namespaces')).status, 403);
@@ -147,14 +147,14 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
 
   it('the dev cluster answers 404 for cluster-scoped resources under a namespace, as kube-apiserver', async () => {
     const paths: [string, string, unknown?][] = [
-      ['GET', '/api/v1/namespaces/demo/namespaces'],
-      ['GET', '/api/v1/namespaces/demo/namespaces/victim'],
-      ['POST', '/api/v1/namespaces/demo/namespaces', { metadata: { name: 'created-directly' } }],
-      ['DELETE', '/api/v1/namespaces/demo/namespaces/victim'],
-      ['PUT', '/api/v1/namespaces/demo/namespaces/victim/finalize', { metadata: { name: 'victim' } }],
-      ['GET', '/api/v1/namespaces/demo/nodes'],
-      ['GET', `${RBAC}/namespaces/demo/clusterroles`],
-      ['POST', `${RBAC}/namespaces/demo/clusterroles`, { metadata: { name: 'evil2' }, rules: [] }],
+      ['GET', '/api/v1/namespaces/nest/namespaces'],
+      ['GET', '/api/v1/namespaces/nest/namespaces/victim'],
+      ['POST', '/api/v1/namespaces/nest/namespaces', { metadata: { name: 'created-directly' } }],
+      ['DELETE', '/api/v1/namespaces/nest/namespaces/victim'],
+      ['PUT', '/api/v1/namespaces/nest/namespaces/victim/finalize', { metadata: { name: 'victim' } }],
+      ['GET', '/api/v1/namespaces/nest/nodes'],
+      ['GET', `${RBAC}/namespaces/nest/clusterroles`],
+      ['POST', `${RBAC}/namespaces/nest/clusterroles`, { metadata: { name: 'evil2' }, rules: [] }],
     ];
     for (const [method, path, body] of paths) {
       const r = await devRequest(stack.dev, method, path, body);
@@ -164,6 +164,6 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
     assert.equal(await exists('/api/v1/namespaces/created-directly'), false);
     assert.equal(await exists('/api/v1/namespaces/victim'), true);
     assert.equal(await exists(`${RBAC}/clusterroles/evil2`), false);
-    assert.equal((await devRequest(stack.dev, 'GET', '/api/v1/namespaces/demo')).status, 200);
+    assert.equal((await devRequest(stack.dev, 'GET', '/api/v1/namespaces/nest')).status, 200);
   });
 });
