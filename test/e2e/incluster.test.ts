@@ -11,13 +11,13 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parse, stringify } from 'yaml';
 import { hasKubectl, kubectlRunner } from '../deploy/kubectl.ts';
 import { startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
+import { freePort } from '../helpers/ports.ts';
 import { type KapiserverProcess, ROOT, startKapiserverProcess } from '../helpers/process.ts';
 
 const hasOpenssl = spawnSync('openssl', ['version']).status === 0;
@@ -53,17 +53,6 @@ async function ok(args: string[], input?: string): Promise<string> {
 
 async function getJson(args: string[]): Promise<Obj> {
   return JSON.parse(await ok([...args, '-o', 'json'])) as Obj;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function startRedis(): Promise<number> {

@@ -2,11 +2,11 @@
 // kapiserver, and a headless Chromium that records what its pages ask the API server and what fails.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import WebSocket from 'ws';
+import { freePort } from './ports.ts';
 import { ROOT } from './process.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -20,17 +20,6 @@ export function consoleUnavailableReason(): string | undefined {
   if (!existsSync(RUN_SCRIPT)) return `${RUN_SCRIPT} is missing`;
   if (!existsSync(CHROMIUM)) return `${CHROMIUM} not installed (apt-get install -y chromium)`;
   return undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => res(port));
-    });
-    s.on('error', rej);
-  });
 }
 
 export interface RunningConsole {

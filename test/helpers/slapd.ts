@@ -3,10 +3,11 @@
 // fragment), plain LDAP (also StartTLS) and LDAPS on free loopback ports, with a certificate from a fresh local CA.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureLocalPki } from '../../src/pki/index.ts';
+import { freePort } from './ports.ts';
 
 const SLAPD = '/usr/sbin/slapd';
 const SLAPADD = '/usr/sbin/slapadd';
@@ -48,17 +49,6 @@ export function slapdUnavailableReason(): string | undefined {
     return 'slapd is not installed (apt-get install -y slapd ldap-utils); skipping the LDAP identity provider tests';
   }
   return undefined;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 function seedLdif(): string {
