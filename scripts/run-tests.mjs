@@ -33,7 +33,15 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-force-exit', ...files],
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-reporter=spec',
+    '--test-concurrency=2',
+    '--test-force-exit',
+    ...files,
+  ],
   {
     stdio: 'inherit',
     env: { ...process.env, KAPISERVER_LOG_LEVEL: process.env.KAPISERVER_LOG_LEVEL ?? 'silent' },
