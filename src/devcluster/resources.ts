@@ -138,6 +138,9 @@ export const BUILTIN_RESOURCES: ResourceDef[] = [
     shortNames: ['pvc'],
     subresources: ['status'],
   }),
+  // Stored and listed (KubeSphere's console reads both on every project page); no quota controller or admission yet.
+  def('', 'v1', 'resourcequotas', 'ResourceQuota', true, { shortNames: ['quota'], subresources: ['status'] }),
+  def('', 'v1', 'limitranges', 'LimitRange', true, { shortNames: ['limits'] }),
   def('', 'v1', 'persistentvolumes', 'PersistentVolume', false, {
     shortNames: ['pv'],
     subresources: ['status'],
