@@ -54,7 +54,7 @@ export function createHandler(deps: HandlerDeps): Handlers {
   const allows = (user: UserInfo, attrs: RbacAttributes) =>
     isMaster(user) || deps.serviceAccounts?.allows(user, attrs) === true;
   const identify = async (req: IncomingMessage): Promise<Caller> =>
-    impersonate(req, await authenticate(req), allows);
+    impersonate(req, await authenticate.request(req), allows);
   const authorize = (caller: Caller, req: IncomingMessage, t: Target, query: URLSearchParams) => {
     // Every user may review itself, as kube's bootstrap binding of system:basic-user to system:authenticated.
     if (isMaster(caller.user) || SELF_REVIEWS.has(`${t.resource}.${t.group}`)) return;
@@ -91,7 +91,7 @@ export function createHandler(deps: HandlerDeps): Handlers {
         if (!registry.hasGroupVersion(t.group, t.version)) throw notFound();
         // Discovery stays open to every authenticated caller.
         authorize(caller, req, t, query);
-        return serveResource(deps, req, res, t, query, caller, allows);
+        return serveResource(deps, req, res, t, query, caller, { allows, tokenUser: authenticate.token });
       }
       case 'openapi':
         return serveOpenApi(req, res, info.path, registry);

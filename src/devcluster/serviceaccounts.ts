@@ -133,9 +133,9 @@ export class ServiceAccounts {
     };
   }
 
-  /** The service account a bearer header proves, or undefined. */
-  authenticate(authorization: string | undefined): RbacUser | undefined {
-    const m = /^Bearer ([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(authorization ?? '');
+  /** The service account a bearer token proves (its uid is the ServiceAccount's, as in Kubernetes), or undefined. */
+  authenticate(token: string): (RbacUser & { uid: string }) | undefined {
+    const m = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]+)$/.exec(token);
     if (!m) return undefined;
     const expected = createHmac('sha256', this.key).update(`${m[1]}.${m[2]}`).digest();
     const got = Buffer.from(m[3], 'base64url');
@@ -154,14 +154,17 @@ export class ServiceAccounts {
     const ns = k8s?.namespace;
     const name = k8s?.serviceaccount?.name;
     if (!ns || !name) return undefined;
+    let uid: string;
     try {
       const sa = this.rest.get(this.def('', 'serviceaccounts'), ns, name).obj;
-      if ((sa.metadata as Obj).uid !== k8s.serviceaccount?.uid) return undefined; // deleted and re-created
+      uid = String((sa.metadata as Obj).uid ?? '');
+      if (uid !== k8s.serviceaccount?.uid) return undefined; // deleted and re-created
     } catch {
       return undefined;
     }
     return {
       name: `system:serviceaccount:${ns}:${name}`,
+      uid,
       groups: ['system:serviceaccounts', `system:serviceaccounts:${ns}`, 'system:authenticated'],
     };
   }

@@ -24,23 +24,30 @@ export const ADMIN: UserInfo = { name: 'kubernetes-admin', groups: [MASTERS, 'sy
 
 export const isMaster = (user: UserInfo) => user.groups.includes(MASTERS);
 
+/** Who a bearer token is, or undefined (token reviews ask this too). */
+export type TokenAuthenticator = (token: string) => Promise<UserInfo | undefined>;
+
 export function createAuthenticator(
   token: string,
   serviceAccounts: ServiceAccounts | undefined,
   oidc: OidcAuthenticator | undefined,
-): (req: IncomingMessage) => Promise<Caller> {
-  const expected = Buffer.from(`Bearer ${token}`);
-  const isAdmin = (req: IncomingMessage): boolean => {
-    const h = Buffer.from(req.headers.authorization ?? '');
+): { request: (req: IncomingMessage) => Promise<Caller>; token: TokenAuthenticator } {
+  const expected = Buffer.from(token);
+  const isAdmin = (given: string): boolean => {
+    const h = Buffer.from(given);
     return h.length === expected.length && timingSafeEqual(h, expected);
   };
-  return async (req) => {
-    if (isAdmin(req)) return { user: ADMIN };
-    const serviceAccount = serviceAccounts?.authenticate(req.headers.authorization);
-    if (serviceAccount) return { user: serviceAccount };
-    const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
-    const user = bearer && oidc ? await oidc.authenticate(bearer) : undefined;
-    if (!user) throw unauthorized();
-    return { user };
+  const userOf: TokenAuthenticator = async (bearer) => {
+    if (isAdmin(bearer)) return ADMIN;
+    return serviceAccounts?.authenticate(bearer) ?? (oidc ? await oidc.authenticate(bearer) : undefined);
+  };
+  return {
+    token: userOf,
+    request: async (req) => {
+      const bearer = /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+      const user = bearer ? await userOf(bearer) : undefined;
+      if (!user) throw unauthorized();
+      return { user };
+    },
   };
 }

@@ -9,7 +9,7 @@ import type { Target } from './request-info.ts';
 export interface ResourceDeps {
   rest: Rest;
   watches: Watches;
-  /** The administrator's token (token reviews compare against it). */
+  /** The administrator's bearer token. */
   token: string;
   serviceAccounts?: ServiceAccounts;
 }

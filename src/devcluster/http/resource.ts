@@ -6,11 +6,10 @@ import { isObj } from '../meta.ts';
 import { httpWatchSink } from '../watch.ts';
 import type { Caller } from './authenticate.ts';
 import { readDecodedBody } from './body.ts';
-import type { Allows } from './impersonate.ts';
 import type { Target } from './request-info.ts';
 import type { ResourceDeps, ResourceRequest } from './resource-request.ts';
 import { acceptOf, checkAcceptable, notFound, sendJson } from './respond.ts';
-import { review } from './reviews.ts';
+import { type Authority, review } from './reviews.ts';
 import { isTokenRequest, serveSubresource, serveTokenRequest } from './subresources.ts';
 import { isWatch, VERB_HANDLERS, watch } from './verbs.ts';
 
@@ -21,7 +20,7 @@ export async function serveResource(
   target: Target,
   query: URLSearchParams,
   caller: Caller,
-  allows: Allows,
+  authority: Authority,
 ): Promise<void> {
   const d = deps.rest.registry.find(target.group, target.version, target.resource);
   // A cluster-scoped resource has no route under /namespaces/{ns}/ (the namespace itself is parsed without one).
@@ -35,7 +34,7 @@ export async function serveResource(
   if (d.virtual) {
     if (method !== 'POST' || target.name) throw methodNotAllowed();
     const body = await readDecodedBody(req);
-    sendJson(res, 201, review(d, isObj(body) ? body : {}, { token: deps.token, user: caller.user, allows }));
+    sendJson(res, 201, await review(d, isObj(body) ? body : {}, { ...authority, user: caller.user }));
     return;
   }
   if (isTokenRequest(deps, r)) return serveTokenRequest(deps, r);

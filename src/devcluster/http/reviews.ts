@@ -1,23 +1,27 @@
 // The review resources (access, rules, self-subject and token reviews): answered, never stored. Access reviews are
 // decided as every request is (system:masters, else RBAC); a self-subject review names the caller as authenticated
-// (and impersonated).
+// (and impersonated); a token review authenticates its token as a request's bearer token would be.
 import type { RbacAttributes } from '../../k8s/rbac.ts';
 import { methodNotAllowed } from '../../k8s/status.ts';
 import { isObj, nowSeconds } from '../meta.ts';
 import { apiVersionOf, type ResourceDef } from '../resources.ts';
 import type { Obj } from '../store.ts';
-import { ADMIN, isMaster, type UserInfo } from './authenticate.ts';
+import { isMaster, type TokenAuthenticator, type UserInfo } from './authenticate.ts';
 import type { Allows } from './impersonate.ts';
 
-/** Who asks, and how the dev cluster decides access. */
-export interface ReviewContext {
-  /** The administrator's token (token reviews compare against it). */
-  token: string;
-  user: UserInfo;
+/** How the dev cluster decides who a token is and what a user may do. */
+export interface Authority {
   allows: Allows;
+  /** Token reviews authenticate as requests are (the administrator, service accounts, OIDC). */
+  tokenUser: TokenAuthenticator;
 }
 
-type Answer = (base: Obj, body: Obj, d: ResourceDef, ctx: ReviewContext) => Obj;
+/** Who asks, and the authority that answers. */
+export interface ReviewContext extends Authority {
+  user: UserInfo;
+}
+
+type Answer = (base: Obj, body: Obj, d: ResourceDef, ctx: ReviewContext) => Obj | Promise<Obj>;
 
 const userInfo = (u: UserInfo): Obj => ({
   username: u.name,
@@ -76,19 +80,19 @@ const ANSWERS: Record<string, Answer> = {
     metadata: { creationTimestamp: nowSeconds() },
     status: { userInfo: userInfo(ctx.user) },
   }),
-  tokenreviews: (base, body, _d, ctx) => {
+  tokenreviews: async (base, body, _d, ctx) => {
     const spec = isObj(body.spec) ? body.spec : {};
-    const ok = spec.token === ctx.token;
+    const user = typeof spec.token === 'string' ? await ctx.tokenUser(spec.token) : undefined;
     return {
       ...base,
       spec: { ...spec, token: undefined },
-      status: ok ? { authenticated: true, user: userInfo(ADMIN) } : { authenticated: false },
+      status: user ? { authenticated: true, user: userInfo(user) } : { authenticated: false },
     };
   },
 };
 
 /** The answer to a review of resource `d` (the created object, status filled in). */
-export function review(d: ResourceDef, body: Obj, ctx: ReviewContext): Obj {
+export function review(d: ResourceDef, body: Obj, ctx: ReviewContext): Obj | Promise<Obj> {
   const answer = Object.hasOwn(ANSWERS, d.resource) ? ANSWERS[d.resource] : undefined;
   if (!answer) throw methodNotAllowed();
   const base: Obj = {
