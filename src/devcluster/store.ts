@@ -1,7 +1,14 @@
-// Durable object store of the dev cluster: SQLite (WAL, synchronous=FULL so an acknowledged write survives
-// kill -9 and power loss) plus an in-memory copy of every object for fast reads. One global resourceVersion
-// counter orders all writes; every write appends to an event log that backs watch and consistent paginated
-// lists (each event keeps the object's previous state, so the state at any retained version can be rebuilt).
+// Durable object store of the dev cluster: SQLite (WAL, synchronous=NORMAL: a committed write survives a crash of
+// the process, kill -9 included; a power loss may lose the last commits) plus an in-memory copy of every object for
+// fast reads. One global resourceVersion counter orders all writes; every write appends to an event log that backs
+// watch and consistent paginated lists (each event keeps the object's previous state, so the state at any retained
+// version can be rebuilt).
+//
+// Commits: a write on its own (every HTTP client's) is committed before put/remove return, so before it is answered.
+// Writes inside batch() (the in-process controllers' work slice, the node heartbeat) share one commit at the end of
+// the batch; in-process observers (subscribe with uncommitted: true) see each write at once, as the controllers'
+// informers must, while client subscribers (watches) get the batch's events only after its commit. A batch never
+// spans an await, so no HTTP request is served while one is open: a client never observes an uncommitted write.
 import Database from 'better-sqlite3';
 import { gone } from '../k8s/status.ts';
 
@@ -30,6 +37,8 @@ export interface StoreEvent {
   prev?: Obj;
 }
 
+export type Listener = (ev: StoreEvent) => void;
+
 export interface StoreOptions {
   /** Events kept for watch resumption and continue tokens (older ones are compacted away). */
   historyLimit?: number;
@@ -47,7 +56,12 @@ export class Store {
   private readonly data = new Map<string, Map<string, Entry>>();
   private readonly lastWrite = new Map<string, number>();
   private readonly sorted = new Map<string, Entry[]>();
-  private readonly listeners = new Set<(ev: StoreEvent) => void>();
+  /** Client subscribers (watches): events of committed writes only. */
+  private readonly listeners = new Set<Listener>();
+  /** In-process observers (the controllers): every write as it is made, committed or not. */
+  private readonly observers = new Set<Listener>();
+  /** The open batch's events not yet delivered to client subscribers; undefined outside a batch. */
+  private pending: StoreEvent[] | undefined;
   private rvCounter: number;
   private compactedRv: number;
   private readonly historyLimit: number;
@@ -58,7 +72,7 @@ export class Store {
     this.historyLimit = opts.historyLimit ?? 20_000;
     this.db = new Database(path);
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    this.db.pragma('synchronous = NORMAL');
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS objects (res TEXT NOT NULL, ns TEXT NOT NULL, name TEXT NOT NULL,
         rv INTEGER NOT NULL, data TEXT NOT NULL, PRIMARY KEY (res, ns, name));
@@ -84,6 +98,8 @@ export class Store {
         'SELECT ns, name, type, data, prev, MIN(rv) AS rv FROM events WHERE res = ? AND rv > ? GROUP BY ns, name',
       ),
       compact: this.db.prepare('DELETE FROM events WHERE rv <= ?'),
+      begin: this.db.prepare('BEGIN'),
+      commit: this.db.prepare('COMMIT'),
     };
     const meta = this.db.prepare('SELECT k, v FROM meta').all() as { k: string; v: number }[];
     this.rvCounter = meta.find((m) => m.k === 'rv')?.v ?? 0;
@@ -209,17 +225,43 @@ export class Store {
     }));
   }
 
-  subscribe(fn: (ev: StoreEvent) => void): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
+  /**
+   * Calls `fn` for each write: once it is committed (clients: watches, log follows), or with `uncommitted` as soon
+   * as it is made, inside an open batch too (in-process controllers, which must read their own writes).
+   */
+  subscribe(fn: Listener, opts: { uncommitted?: boolean } = {}): () => void {
+    const set = opts.uncommitted ? this.observers : this.listeners;
+    set.add(fn);
+    return () => set.delete(fn);
   }
 
   /**
-   * Runs `fn` as one SQLite transaction, so its writes cost one commit (the simulated kubelets' heartbeats). `fn` must
-   * not throw once it has written: each write is already visible in memory and to watchers.
+   * Runs `fn` with its writes grouped into one SQLite commit, made when `fn` returns (or throws: its writes are
+   * already in memory, so they are committed, never rolled back); only then do client subscribers get their events.
+   * `fn` must be synchronous. Inside an open batch, `fn` simply joins it.
    */
   batch(fn: () => void): void {
-    this.db.transaction(fn)();
+    if (this.pending) {
+      fn();
+      return;
+    }
+    this.stmts.begin.run();
+    this.pending = [];
+    try {
+      fn();
+    } finally {
+      const events = this.pending;
+      this.pending = undefined;
+      // A failed commit leaves memory ahead of the disk: it propagates (the process must restart from disk).
+      this.stmts.commit.run();
+      for (const ev of events) this.notify(this.listeners, ev);
+    }
+  }
+
+  /** Runs the SQL of one write: in the open batch's transaction, or in its own (committed on return). */
+  private persist(sql: () => void): void {
+    if (this.pending) sql();
+    else this.db.transaction(sql)();
   }
 
   /** Writes a new or changed object; returns the stored entry with its new resourceVersion. */
@@ -229,11 +271,11 @@ export class Store {
     const stored = withRv(obj, rv);
     const json = JSON.stringify(stored);
     const type: EventType = prev ? 'MODIFIED' : 'ADDED';
-    this.db.transaction(() => {
+    this.persist(() => {
       this.stmts.upsert.run(res, ns, name, rv, json);
       this.stmts.event.run(rv, res, ns, name, type, json, prev?.json ?? null);
       this.stmts.setMeta.run(rv, 'rv');
-    })();
+    });
     const entry: Entry = { ns, name, rv, obj: stored, json };
     this.commit(res, entry, type, false, prev?.obj);
     return entry;
@@ -246,11 +288,11 @@ export class Store {
     const rv = this.rvCounter + 1;
     const final = withRv(prev.obj, rv);
     const json = JSON.stringify(final);
-    this.db.transaction(() => {
+    this.persist(() => {
       this.stmts.del.run(res, ns, name);
       this.stmts.event.run(rv, res, ns, name, 'DELETED', json, prev.json);
       this.stmts.setMeta.run(rv, 'rv');
-    })();
+    });
     const entry: Entry = { ns, name, rv, obj: final, json };
     this.commit(res, entry, 'DELETED', true, prev.obj);
     return entry;
@@ -274,7 +316,13 @@ export class Store {
       json: entry.json,
       prev,
     };
-    for (const fn of this.listeners) {
+    this.notify(this.observers, ev);
+    if (this.pending) this.pending.push(ev);
+    else this.notify(this.listeners, ev);
+  }
+
+  private notify(set: Set<Listener>, ev: StoreEvent): void {
+    for (const fn of set) {
       try {
         fn(ev);
       } catch {
@@ -288,15 +336,16 @@ export class Store {
     this.writesSinceCompact = 0;
     const horizon = upTo ?? this.rvCounter - this.historyLimit;
     if (horizon <= this.compactedRv) return;
-    this.db.transaction(() => {
+    this.persist(() => {
       this.stmts.compact.run(horizon);
       this.stmts.setMeta.run(horizon, 'compacted');
-    })();
+    });
     this.compactedRv = horizon;
   }
 
   close(): void {
     this.listeners.clear();
+    this.observers.clear();
     if (this.db.open) this.db.close();
   }
 }

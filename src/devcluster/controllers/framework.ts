@@ -19,7 +19,8 @@
 //                   controlledBy (the objects an owner controls).
 //
 // One worker loop serves every controller: it runs reconciles for at most SLICE_MS, then yields to the event loop
-// (setImmediate), so API requests interleave with controller work.
+// (setImmediate), so API requests interleave with controller work. A slice's writes share one store commit
+// (Store.batch); the controllers observe each write at once, clients' watches after the commit.
 import type { Logger } from 'pino';
 import { StatusError } from '../../k8s/status.ts';
 import { isObj, jsonEqual } from '../meta.ts';
@@ -236,10 +237,14 @@ export class ControllerManager {
 
   /** Subscribes to the store and offers every stored object (the informers' initial list). */
   start(): void {
-    this.unsubscribe = this.ctx.store.subscribe((ev) => {
-      this.owners.observe(ev);
-      this.dispatch(ev);
-    });
+    // Uncommitted writes too: a reconcile must see what the ones before it in the same slice wrote.
+    this.unsubscribe = this.ctx.store.subscribe(
+      (ev) => {
+        this.owners.observe(ev);
+        this.dispatch(ev);
+      },
+      { uncommitted: true },
+    );
     this.forEachStored((ev) => this.owners.observe(ev));
     this.resync();
   }
@@ -333,11 +338,14 @@ export class ControllerManager {
     this.running = true;
     const start = performance.now();
     try {
-      while (!this.stopped && this.ready.size > 0 && performance.now() - start < SLICE_MS) {
-        const [id, item] = this.ready.entries().next().value as [string, Item];
-        this.ready.delete(id);
-        this.run(id, item);
-      }
+      // One commit for the slice's writes; watchers get their events after it.
+      this.ctx.store.batch(() => {
+        while (!this.stopped && this.ready.size > 0 && performance.now() - start < SLICE_MS) {
+          const [id, item] = this.ready.entries().next().value as [string, Item];
+          this.ready.delete(id);
+          this.run(id, item);
+        }
+      });
     } finally {
       this.running = false;
     }
