@@ -1,10 +1,15 @@
 // LoginRecords (iam.kubesphere.io/v1alpha2, cluster-scoped): one per password login attempt of an existing user,
 // named <user>-<random>, labelled with the user, owned by the user. Written by whichever replica served the login;
 // pruned by the leader's login-record controller (controllers/loginrecords.ts).
+// Off the response path: a login only queues its record. A few writers drain the queue; while the cluster fails
+// they back off and retry, and a record that keeps failing is dropped. The queue is bounded: past it, new records
+// are dropped. Every outcome is counted (kapiserver_login_records_total), so a login never waits on the cluster and
+// memory never grows with an outage.
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { KubeRest } from '../cluster/index.ts';
+import { KubeError } from '../cluster/index.ts';
 import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
+import type { LoginRecordOutcome } from '../metrics/index.ts';
 import { USER_REF_LABEL } from './labels.ts';
 import { kubeTime, type UserObject } from './users.ts';
 
@@ -19,63 +24,207 @@ export interface LoginAttempt {
   provider?: string;
 }
 
+/** Where records are written: the orchestrator's REST client (KubeRest). */
+export interface RecordWriter {
+  create(path: string, obj: unknown): Promise<unknown>;
+}
+
+export interface RecorderLimits {
+  /** Records queued or being written; a record past this is dropped. */
+  maxQueued: number;
+  /** Writes in flight at once. */
+  writers: number;
+  /** Tries per record before it is dropped as failed. */
+  maxAttempts: number;
+  /** First and longest pause after a failed write. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** Longest close() waits for queued records before dropping them. */
+  closeTimeoutMs: number;
+}
+
+const DEFAULT_LIMITS: RecorderLimits = {
+  maxQueued: 1000,
+  writers: 2,
+  maxAttempts: 6,
+  backoffMs: 250,
+  maxBackoffMs: 10_000,
+  closeTimeoutMs: 5000,
+};
+
+interface QueuedRecord {
+  user: string;
+  uid?: string;
+  attempt: LoginAttempt;
+  onLoggedIn?: () => Promise<unknown>;
+  tries: number;
+}
+
 const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 function suffix(): string {
   return [...randomBytes(5)].map((b) => LOWER[b % LOWER.length]).join('');
 }
 
+/** A refusal that a retry cannot change (invalid object, forbidden); a name collision (409) is retried. */
+function isPermanent(err: unknown): boolean {
+  return (
+    err instanceof KubeError && err.code >= 400 && err.code < 500 && err.code !== 409 && err.code !== 429
+  );
+}
+
 export class LoginRecorder {
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly queue: QueuedRecord[] = [];
+  private readonly limits: RecorderLimits;
+  private inFlight = 0;
+  /** Epoch ms before which no write starts (after a failure); 0 = none. */
+  private pausedUntil = 0;
+  private backoff: number;
+  private timer: NodeJS.Timeout | undefined;
+  private closed = false;
+  private overflowing = false;
+  private idleWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly rest: KubeRest,
+    private readonly rest: RecordWriter,
     private readonly logger: Logger,
-  ) {}
+    private readonly count: (outcome: LoginRecordOutcome, n?: number) => void = () => {},
+    limits: Partial<RecorderLimits> = {},
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...limits };
+    this.backoff = this.limits.backoffMs;
+  }
 
-  /** Writes the record and the user's lastLoginTime in the background (a login never waits on them). */
+  /**
+   * Queues the record; `onLoggedIn` (the user's lastLoginTime) runs once a successful attempt's record is written.
+   * Never waits and never throws.
+   */
   record(user: UserObject, attempt: LoginAttempt, onLoggedIn?: () => Promise<unknown>): void {
-    this.track(this.write(user, attempt, onLoggedIn));
+    if (this.closed || this.pending >= this.limits.maxQueued) {
+      this.count('dropped');
+      if (!this.overflowing && !this.closed) {
+        this.logger.warn({ queued: this.queue.length }, 'login records queue full: records are dropped');
+      }
+      this.overflowing = true;
+      return;
+    }
+    this.overflowing = false;
+    const { name, uid } = user.metadata;
+    this.queue.push({ user: name, uid, attempt, onLoggedIn, tries: 0 });
+    this.pump();
   }
 
-  private track(p: Promise<unknown>): void {
-    this.pending.add(p);
-    void p.finally(() => this.pending.delete(p));
+  /** Records queued or being written. */
+  get pending(): number {
+    return this.queue.length + this.inFlight;
   }
 
-  private async write(user: UserObject, a: LoginAttempt, onLoggedIn?: () => Promise<unknown>): Promise<void> {
-    const name = user.metadata.name;
-    const record = {
-      apiVersion: `${IAM_GROUP}/${IAM_VERSION}`,
-      kind: 'LoginRecord',
-      metadata: {
-        name: `${name}-${suffix()}`,
-        labels: { [USER_REF_LABEL]: name },
-        ownerReferences: user.metadata.uid
-          ? [{ apiVersion: `${IAM_GROUP}/${IAM_VERSION}`, kind: 'User', name, uid: user.metadata.uid }]
-          : undefined,
-      },
-      spec: {
-        type: a.type ?? 'Token',
-        provider: a.provider ?? '',
-        sourceIP: a.sourceIP,
-        userAgent: a.userAgent.slice(0, 1024),
-        success: a.success,
-        reason: a.reason,
-      },
-    };
-    try {
-      await this.rest.create(LOGIN_RECORDS_PATH, record);
-      if (a.success && onLoggedIn) await onLoggedIn();
-    } catch (err) {
-      this.logger.warn({ user: name, err: (err as Error).message }, 'could not write login record');
+  /** Waits until every queued record is written or dropped (tests; close). */
+  flush(): Promise<void> {
+    if (this.pending === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops taking records and waits for the queued ones, at most closeTimeoutMs; what is left is dropped. */
+  async close(): Promise<void> {
+    this.closed = true;
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.flush(),
+      new Promise<void>((r) => {
+        timeout = setTimeout(r, this.limits.closeTimeoutMs);
+      }),
+    ]);
+    clearTimeout(timeout);
+    clearTimeout(this.timer);
+    if (this.queue.length > 0) {
+      this.logger.warn({ records: this.queue.length }, 'login records not written before shutdown: dropped');
+      this.count('dropped', this.queue.length);
+      this.queue.length = 0;
+    }
+    this.settleIfIdle();
+  }
+
+  private pump(): void {
+    const wait = this.pausedUntil - Date.now();
+    if (wait > 0) {
+      this.timer ??= setTimeout(() => {
+        this.timer = undefined;
+        this.pump();
+      }, wait).unref();
+      return;
+    }
+    while (this.inFlight < this.limits.writers && this.queue.length > 0) {
+      const next = this.queue.shift() as QueuedRecord;
+      this.inFlight++;
+      void this.write(next).finally(() => {
+        this.inFlight--;
+        this.pump();
+        this.settleIfIdle();
+      });
     }
   }
 
-  /** Waits for background writes (shutdown, tests). */
-  async flush(): Promise<void> {
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  private settleIfIdle(): void {
+    if (this.pending > 0) return;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
+
+  private async write(r: QueuedRecord): Promise<void> {
+    r.tries++;
+    try {
+      await this.rest.create(LOGIN_RECORDS_PATH, loginRecord(r));
+    } catch (err) {
+      const message = (err as Error).message;
+      if (isPermanent(err) || r.tries >= this.limits.maxAttempts) {
+        this.count('failed');
+        this.logger.warn({ user: r.user, tries: r.tries, err: message }, 'could not write login record');
+        return;
+      }
+      if (this.closed) {
+        this.count('dropped');
+        return;
+      }
+      // Back at the front: records keep their order, and every writer pauses (the cluster is likely down for all).
+      this.queue.unshift(r);
+      this.pausedUntil = Date.now() + this.backoff;
+      this.backoff = Math.min(this.backoff * 2, this.limits.maxBackoffMs);
+      this.logger.debug({ user: r.user, err: message }, 'login record write failed; retrying');
+      return;
+    }
+    this.backoff = this.limits.backoffMs;
+    this.count('written');
+    if (!r.attempt.success || !r.onLoggedIn) return;
+    try {
+      await r.onLoggedIn();
+    } catch (err) {
+      this.logger.warn({ user: r.user, err: (err as Error).message }, 'could not update last login time');
+    }
+  }
+}
+
+function loginRecord(r: QueuedRecord) {
+  const { user: name, uid, attempt: a } = r;
+  return {
+    apiVersion: `${IAM_GROUP}/${IAM_VERSION}`,
+    kind: 'LoginRecord',
+    metadata: {
+      // A fresh name per try: a collision (409) is retried under another.
+      name: `${name}-${suffix()}`,
+      labels: { [USER_REF_LABEL]: name },
+      ownerReferences: uid
+        ? [{ apiVersion: `${IAM_GROUP}/${IAM_VERSION}`, kind: 'User', name, uid }]
+        : undefined,
+    },
+    spec: {
+      type: a.type ?? 'Token',
+      provider: a.provider ?? '',
+      sourceIP: a.sourceIP,
+      userAgent: a.userAgent.slice(0, 1024),
+      success: a.success,
+      reason: a.reason,
+    },
+  };
 }
 
 export { kubeTime };

@@ -7,6 +7,9 @@ import type { RequestInfo } from '../request.ts';
 /** Result of one /oauth/token request, as C's token endpoint reports it. */
 export type TokenResult = 'success' | 'failure';
 
+/** What became of a LoginRecord (iam/loginrecords.ts): written, dropped (queue full, shutdown) or failed. */
+export type LoginRecordOutcome = 'written' | 'dropped' | 'failed';
+
 export interface CacheStat {
   resource: string;
   synced: boolean;
@@ -25,6 +28,8 @@ export interface ApiMetrics {
   addCacheStats(source: () => CacheStat[]): void;
   /** Counts audit events per sink and outcome (written, dropped, failed). */
   auditEvent(sink: string, outcome: 'written' | 'dropped' | 'failed', n?: number): void;
+  /** Counts LoginRecords by outcome. */
+  loginRecords(outcome: LoginRecordOutcome, n?: number): void;
   /** Prometheus text exposition of every metric. */
   render(): Promise<string>;
 }
@@ -105,6 +110,12 @@ export function createApiMetrics(): ApiMetrics {
     name: 'kapiserver_audit_events_total',
     help: 'Audit events by sink and outcome (written, dropped when the queue is full, failed to deliver).',
     labelNames: ['sink', 'outcome'] as const,
+    registers: [registry],
+  });
+  const loginRecords = new Counter({
+    name: 'kapiserver_login_records_total',
+    help: 'LoginRecords by outcome: written, dropped (queue full or shutdown), failed (refused, or retries exhausted).',
+    labelNames: ['outcome'] as const,
     registers: [registry],
   });
 
@@ -220,6 +231,9 @@ export function createApiMetrics(): ApiMetrics {
     },
     auditEvent(sink, outcome, n = 1) {
       audit.inc({ sink, outcome }, n);
+    },
+    loginRecords(outcome, n = 1) {
+      loginRecords.inc({ outcome }, n);
     },
     render: () => registry.metrics(),
   };

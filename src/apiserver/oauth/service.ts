@@ -60,7 +60,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
   const options = () => ctx.config.current().authentication;
   const cache = ctx.cache;
   const users = new Users(rest, cache);
-  const recorder = new LoginRecorder(rest, logger);
+  const recorder = new LoginRecorder(rest, logger, (outcome, n) => ctx.metrics.loginRecords(outcome, n));
   const passwords = new PasswordAuthenticator(users, store, recorder, options, logger);
   // Throws at start-up naming the bad field of a provider entry.
   const identityProviders = new IdentityProviderRegistry(
@@ -131,7 +131,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
       for (const w of watches) w.close();
       unsubscribe();
       await identityProviders.close();
-      await recorder.flush();
+      await recorder.close();
       await store.close();
     },
   };
