@@ -102,6 +102,12 @@ const AuthenticationSchema = Type.Object(
       description: "false: a new login revokes the user's older tokens",
     }),
     jwtSecret: Type.String({ default: '', description: 'HS256 key; empty: generated once and kept' }),
+    serviceAccountTokens: Type.Boolean({
+      default: true,
+      description:
+        "kapiserver only: accept the cluster's service-account tokens as bearer tokens, checked with a TokenReview " +
+        '(cached 10 s); RBAC decides what the account may do',
+    }),
     adminPassword: Type.String({
       default: '',
       description: 'kapiserver only: password of the initial admin user; empty: random, printed once',

@@ -395,6 +395,25 @@ test('with only its own ClusterRole and Role (forwarding ceiling removed) kapise
   const auth = {
     authorization: `Bearer ${((await tokenRes.json()) as { access_token: string }).access_token}`,
   };
+  // A machine client: a service account's token scrapes /metrics, checked with the TokenReview these roles allow.
+  await ok(['create', 'serviceaccount', 'scraper', '-n', 'default']);
+  await ok(['create', 'clusterrole', 'metrics-reader', '--verb=get', '--non-resource-url=/metrics']);
+  await ok([
+    'create',
+    'clusterrolebinding',
+    'scraper',
+    '--clusterrole=metrics-reader',
+    '--serviceaccount=default:scraper',
+  ]);
+  const scraper = {
+    authorization: `Bearer ${(await ok(['-n', 'default', 'create', 'token', 'scraper'])).trim()}`,
+  };
+  let scraped = 0;
+  for (let i = 0; i < 60 && scraped !== 200; i++) {
+    scraped = (await fetch(`http://127.0.0.1:${replica.port}/metrics`, { headers: scraper })).status;
+    if (scraped !== 200) await new Promise((res) => setTimeout(res, 500));
+  }
+  assert.equal(scraped, 200, replica.stdout());
   const list = await fetch(`http://127.0.0.1:${replica.port}/kapis/resources.kubesphere.io/v1alpha3/nodes`, {
     headers: auth,
   });

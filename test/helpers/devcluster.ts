@@ -178,3 +178,38 @@ export async function devRequest(
     req.end();
   });
 }
+
+export interface DevWatch {
+  /** Events received so far, parsed, in arrival order. */
+  events: { type: string; object: Record<string, unknown> }[];
+  stop(): void;
+}
+
+/** A chunked HTTP watch (`path` carries `?watch=true...`) whose events are collected as they arrive. */
+export async function devWatch(
+  dev: Pick<DevCluster, 'url' | 'token' | 'caPem'>,
+  path: string,
+): Promise<DevWatch> {
+  const https = await import('node:https');
+  return new Promise((resolve, reject) => {
+    const events: DevWatch['events'] = [];
+    const req = https.request(`${dev.url}${path}`, {
+      ca: dev.caPem,
+      headers: { Authorization: `Bearer ${dev.token}` },
+    });
+    req.on('response', (res) => {
+      let buf = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        buf += c;
+        const lines = buf.split('\n');
+        buf = lines.pop() ?? '';
+        for (const l of lines) if (l) events.push(JSON.parse(l));
+      });
+      res.on('error', () => {}); // the server went away: the events so far stay
+      resolve({ events, stop: () => req.destroy() });
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

@@ -1,6 +1,9 @@
 // Authentication: every request outside the anonymous paths (../path-policy.ts) needs credentials, either
 //  - `Authorization: Bearer <access token>`: a valid HS256 JWT from /oauth/token, still active in the token store
 //    (not revoked, not superseded by a single-login policy), of a user that still exists; or
+//  - a bearer token of one of the cluster's service accounts (machine clients such as Prometheus), checked with the
+//    cluster's TokenReview (../oauth/serviceaccount-tokens.ts; off with `authentication.serviceAccountTokens: false`);
+//    the review unavailable is a 503; or
 //  - `Authorization: Basic <base64 login:password>`, as ks-apiserver v3 accepts on every path (../oauth/basic.ts):
 //    the password checked like the password grant's, lockout and throttling included.
 // Anything else is a 401 Kubernetes Status. The resolved user (name, uid, groups incl. system:authenticated, extra)

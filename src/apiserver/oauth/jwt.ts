@@ -138,6 +138,27 @@ export class TokenIssuer {
     return v.claims;
   }
 
+  /**
+   * Whether the token is, or claims to be, one of kapiserver's: signed with this key, naming this issuer, or with a
+   * `token_type` claim. Such a token is never shown to anyone else (the orchestrator's TokenReview), valid or not.
+   */
+  claimsToBeOurs(token: string): boolean {
+    const parts = token.split('.');
+    if (parts.length !== 3) return false;
+    const payload = decodeJsonObject(parts[1]);
+    if (payload && (payload.iss === this.opts.issuer() || payload.token_type !== undefined)) return true;
+    return this.signatureMatches(parts[0], parts[1], parts[2]);
+  }
+
+  /** Comparing the canonical base64url text also refuses non-canonical encodings of the right signature. */
+  private signatureMatches(header: string, payload: string, signature: string): boolean {
+    const expected = Buffer.from(
+      createHmac('sha256', this.hmacKey).update(`${header}.${payload}`).digest('base64url'),
+    );
+    const given = Buffer.from(signature);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+
   private verifySignatureAndShape(token: string): VerifiedToken {
     if (token.length > 8192) throw new InvalidTokenError('malformed token');
     const parts = token.split('.');
@@ -148,12 +169,7 @@ export class TokenIssuer {
       throw new InvalidTokenError('malformed token');
     }
     if (header.alg !== 'HS256') throw new InvalidTokenError('token signing algorithm not allowed');
-    // Comparing the canonical base64url text also refuses non-canonical encodings of the right signature.
-    const expected = Buffer.from(createHmac('sha256', this.hmacKey).update(`${h}.${p}`).digest('base64url'));
-    const given = Buffer.from(sig);
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw new InvalidTokenError('invalid token signature');
-    }
+    if (!this.signatureMatches(h, p, sig)) throw new InvalidTokenError('invalid token signature');
     const payload = decodeJsonObject(p);
     if (!payload) throw new InvalidTokenError('malformed token');
     for (const claim of ['iat', 'nbf', 'exp']) {

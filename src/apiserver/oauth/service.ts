@@ -16,8 +16,9 @@ import { BasicAuthenticator } from './basic.ts';
 import { ClientRegistry } from './clients.ts';
 import { type ClusterConfigurationWatch, watchClusterConfiguration } from './clusterconfig.ts';
 import { IdentityProviderRegistry } from './idp/registry.ts';
-import { TokenIssuer } from './jwt.ts';
+import { InvalidTokenError, TokenIssuer } from './jwt.ts';
 import { resolveJwtSecret } from './jwtsecret.ts';
+import { ServiceAccountTokens } from './serviceaccount-tokens.ts';
 import { configuredKeyPem, resolveSigningKeys, type SigningKeys } from './signing-keys.ts';
 import type { TokenStore } from './store/index.ts';
 import { TokenService } from './tokens.ts';
@@ -68,6 +69,7 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     logger,
   );
   const basic = new BasicAuthenticator(users, passwords, new VerifiedCredentials(store));
+  const serviceAccountTokens = new ServiceAccountTokens(ctx.cluster);
   let ready = false;
   let closed = false;
   const watches: ClusterConfigurationWatch[] = [];
@@ -123,8 +125,17 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
     isReady: () => ready,
     options,
     async authenticateBearer(token) {
-      if (!service.tokens) throw new Error('oauth is not ready');
-      return service.tokens.authenticate(token);
+      const tokens = service.tokens;
+      if (!tokens) throw new Error('oauth is not ready');
+      try {
+        return await tokens.authenticate(token);
+      } catch (err) {
+        // Not kapiserver's: perhaps a service account's. What is or claims to be kapiserver's never leaves it.
+        if (!(err instanceof InvalidTokenError) || !options().serviceAccountTokens || tokens.isOwn(token)) {
+          throw err;
+        }
+        return serviceAccountTokens.authenticate(token);
+      }
     },
     async close() {
       closed = true;

@@ -113,6 +113,11 @@ export class TokenService {
     return info;
   }
 
+  /** Whether the token is, or claims to be, kapiserver's (so it must never be shown to the orchestrator). */
+  isOwn(token: string): boolean {
+    return this.issuer.claimsToBeOurs(token);
+  }
+
   /** RFC 7009: revokes the token if it is one of ours; anything else is silently ignored. */
   async revoke(token: string): Promise<void> {
     try {
