@@ -3,7 +3,7 @@
 // names (the `iam.kubesphere.io/user-ref` label); a deleted user's records go with it (users.ts).
 import type { AuthenticationOptions } from '../../config/index.ts';
 import type { Clock } from '../clock.ts';
-import { type ClusterCache, isNotFound, type KubeObject, type KubeRest } from '../cluster/index.ts';
+import { type ClusterCache, type Entry, isNotFound, type KubeRest } from '../cluster/index.ts';
 import { USER_REF_LABEL } from '../iam/labels.ts';
 import { LOGIN_RECORDS, objectPath } from './resources.ts';
 import { type Controller, enqueueKeys } from './runner.ts';
@@ -11,14 +11,12 @@ import { type Controller, enqueueKeys } from './runner.ts';
 /** Creation times have one-second precision: a record counts as created at the end of its second. */
 const CREATION_PRECISION_MS = 1000;
 
-const createdAt = (r: KubeObject) => Date.parse(r.metadata?.creationTimestamp ?? '') || 0;
-
 /** Newest first: creation time, then resourceVersion (the later write within a second). */
-function newestFirst(a: KubeObject, b: KubeObject): number {
-  const t = createdAt(b) - createdAt(a);
+function newestFirst(a: Entry, b: Entry): number {
+  const t = b.created - a.created;
   if (t !== 0) return t;
-  const ra = a.metadata?.resourceVersion ?? '';
-  const rb = b.metadata?.resourceVersion ?? '';
+  const ra = a.resourceVersion;
+  const rb = b.resourceVersion;
   return rb.length - ra.length || (rb > ra ? 1 : rb < ra ? -1 : 0);
 }
 
@@ -42,10 +40,11 @@ export function loginRecordController(
     async reconcile(user) {
       const { loginHistoryRetentionPeriod: retentionMs, loginHistoryMaximumEntries: maxEntries } = options();
       const now = clock.now();
-      const expiry = (r: KubeObject) => createdAt(r) + CREATION_PRECISION_MS + retentionMs;
+      const expiry = (r: Entry) => r.created + CREATION_PRECISION_MS + retentionMs;
+      // Every login adds a record: the cached entries' fields suffice, no record is parsed.
       const own = [...records.keysWithLabel(USER_REF_LABEL, user)]
-        .map((key) => records.getByKey(key)?.object())
-        .filter((r): r is KubeObject => !!r?.metadata?.name)
+        .map((key) => records.getByKey(key))
+        .filter((r): r is Entry => !!r?.name)
         .sort(newestFirst);
       let nextExpiry = Infinity;
       for (const [i, r] of own.entries()) {
@@ -54,7 +53,7 @@ export function loginRecordController(
           continue;
         }
         try {
-          await rest.delete(objectPath(LOGIN_RECORDS, String(r.metadata?.name)));
+          await rest.delete(objectPath(LOGIN_RECORDS, r.name));
         } catch (err) {
           if (!isNotFound(err)) throw err;
         }
