@@ -2,10 +2,9 @@
 // `token_type`, `sub`, `iss`, `iat`, `exp` (absent when the lifetime is 0), optional `extra`; plus a random `jti`
 // so two tokens issued in the same second differ (the token store keys on the token), and kapiserver's binding of
 // the token to one User object and its credentials: `uid` and `cred` (see ./credentials.ts).
-// Verification runs on every request, so it is a synchronous node:crypto HMAC with a key object made once, checked
-// as strictly as jose's jwtVerify (which goes through WebCrypto: key import plus an async job per call, several
-// times the cost); issuing (rare) still uses jose, loaded on the first issue (~130 modules a server that nobody
-// logs into never needs).
+// Verification runs on every request and signing on every login, so both are a synchronous node:crypto HMAC with a
+// key object made once (jose's goes through WebCrypto: key import plus an async job per call, several times the
+// cost); verification is as strict as jose's jwtVerify.
 import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export type TokenType = 'access_token' | 'refresh_token';
@@ -41,6 +40,7 @@ export interface IssuerOptions {
 }
 
 const TOKEN_TYPES = new Set(['access_token', 'refresh_token']);
+const HS256_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -69,14 +69,12 @@ interface VerifiedToken {
 const VERIFIED_CACHE_SIZE = 4096;
 
 export class TokenIssuer {
-  private readonly key: Uint8Array;
   private readonly hmacKey: KeyObject;
   private readonly verified = new Map<string, VerifiedToken>();
 
   constructor(private readonly opts: IssuerOptions) {
     if (!opts.secret) throw new Error('jwt secret must not be empty');
-    this.key = new TextEncoder().encode(opts.secret);
-    this.hmacKey = createSecretKey(this.key);
+    this.hmacKey = createSecretKey(new TextEncoder().encode(opts.secret));
   }
 
   /** Signs a token of `ttlMs` lifetime (0 = no `exp`). */
@@ -93,16 +91,14 @@ export class TokenIssuer {
     if (opts.extra && Object.keys(opts.extra).length > 0) payload.extra = opts.extra;
     if (opts.uid) payload.uid = opts.uid;
     if (opts.cred) payload.cred = opts.cred;
-    const { SignJWT } = await import('jose');
-    const jwt = new SignJWT(payload)
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setIssuer(this.opts.issuer())
-      .setSubject(opts.username)
-      .setIssuedAt(now)
-      .setJti(randomBytes(12).toString('base64url'));
+    payload.iss = this.opts.issuer();
+    payload.sub = opts.username;
+    payload.iat = now;
+    payload.jti = randomBytes(12).toString('base64url');
     const expiresAt = opts.ttlMs > 0 ? now + Math.ceil(opts.ttlMs / 1000) : undefined;
-    if (expiresAt !== undefined) jwt.setExpirationTime(expiresAt);
-    const token = await jwt.sign(this.key);
+    if (expiresAt !== undefined) payload.exp = expiresAt;
+    const signingInput = `${HS256_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    const token = `${signingInput}.${createHmac('sha256', this.hmacKey).update(signingInput).digest('base64url')}`;
     return {
       token,
       claims: {

@@ -1,7 +1,7 @@
 // The pure parts of token issuance: JWT issue/verify, strict form parsing, client registry, password hashing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { SignJWT, UnsecuredJWT } from 'jose';
+import { jwtVerify, SignJWT, UnsecuredJWT } from 'jose';
 import { hashPassword, isPasswordHashed, verifyPassword } from '../../../src/apiserver/iam/password.ts';
 import { ClientRegistry } from '../../../src/apiserver/oauth/clients.ts';
 import { OAuthError } from '../../../src/apiserver/oauth/errors.ts';
@@ -25,6 +25,10 @@ test('issued tokens carry KubeSphere claims and verify', async () => {
   const v = await issuer.verify(token);
   assert.equal(v.username, 'alice');
   assert.equal(v.tokenType, 'access_token');
+  // Signed by node:crypto here; jose, an independent implementation, accepts it as any JWT library would.
+  const { payload: checked, protectedHeader } = await jwtVerify(token, key, { issuer: 'kubesphere' });
+  assert.deepEqual(protectedHeader, { alg: 'HS256', typ: 'JWT' });
+  assert.equal(checked.sub, 'alice');
   assert.equal(v.expiresAt, claims.expiresAt);
   const other = await issuer.issue({ username: 'alice', tokenType: 'access_token', ttlMs: 7_200_000 });
   assert.notEqual(other.token, token, 'two tokens in the same second differ');
