@@ -12,7 +12,11 @@
 //   inf.keysInNamespace(ns)         -> Set of keys ('ns/name'); inf.getByKey(key) -> Entry.
 //   inf.keysWithLabel(k, v?)        -> Set of keys carrying label k (= v when given).
 //   inf.addIndex(name, obj => string[]); inf.keysByIndex(name, value) -> Set of keys  (client-go style indexers).
-//   inf.sorted('creationTimestamp' | 'name') -> Entry[] kept sorted ascending incrementally (do not mutate).
+//   inf.sorted('creationTimestamp' | 'name' | keyFn) -> Entry[] kept sorted ascending incrementally (do not mutate);
+//        keyFn(obj) -> number is computed once per entry (the view's identity is the function); ties by name, namespace.
+//   inf.comparator(order)           -> that order as a comparison of any two entries (to sort a few candidates).
+//   inf.generation / inf.membershipGeneration -> change on every event / only when an object is added or removed
+//        (for answers remembered until the data they depend on changes).
 //   inf.addEventHandler({ onAdd(obj, entry), onUpdate(obj, old, entry), onDelete(obj, entry) }) -> unsubscribe fn.
 //        Existing objects are replayed to onAdd when already synced; a relist after a watch break or 410 fires the
 //        differences only. Handlers run synchronously and must not throw or block.

@@ -11,6 +11,8 @@ export {
   type ResourceRef,
   refKey,
   type SortField,
+  type SortKeyFunc,
+  type SortOrder,
 } from './informer.ts';
 export type { ClusterAccess } from './kubeconfig.ts';
 export { isConflict, isNotFound, KubeError, KubeRest } from './rest.ts';

@@ -6,6 +6,9 @@
 import type { Logger } from 'pino';
 import { request } from 'undici';
 import type { ClusterConnection } from './connection.ts';
+import { SortedView, type SortOrder } from './sorted-view.ts';
+
+export { compareEntries, type SortField, type SortKeyFunc, type SortOrder } from './sorted-view.ts';
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -56,8 +59,6 @@ export interface EventHandler {
 /** Computes index values of an object (client-go's IndexFunc). */
 export type IndexFunc = (obj: KubeObject) => string[];
 
-export type SortField = 'creationTimestamp' | 'name';
-
 export interface InformerOptions {
   /** Page size of the initial (and re-)list. */
   pageSize?: number;
@@ -67,29 +68,6 @@ export interface InformerOptions {
   watchTimeoutSeconds?: number;
   /** How often to retry when the resource type is not served (e.g. a CRD not yet installed). */
   absentRetryMs?: number;
-}
-
-/** Ascending order: creation time, then name, then namespace (KubeSphere breaks timestamp ties by name). */
-export function compareEntries(by: SortField): (a: Entry, b: Entry) => number {
-  if (by === 'name') {
-    return (a, b) => cmp(a.name, b.name) || cmp(a.namespace, b.namespace);
-  }
-  return (a, b) => a.created - b.created || cmp(a.name, b.name) || cmp(a.namespace, b.namespace);
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function lowerBound(arr: Entry[], e: Entry, c: (a: Entry, b: Entry) => number): number {
-  let lo = 0;
-  let hi = arr.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (c(arr[mid], e) < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 class StatusCodeError extends Error {
@@ -127,10 +105,12 @@ export class Informer {
   private readonly customIndex = new Map<string, Map<string, Set<string>>>();
   /** index name -> key -> values (to remove an old entry without re-parsing it) */
   private readonly customValues = new Map<string, Map<string, string[]>>();
-  private readonly sortedViews = new Map<SortField, Entry[]>();
+  private readonly sortedViews = new Map<SortOrder, SortedView>();
   private readonly handlers = new Set<EventHandler>();
   private readonly syncWaiters = new Set<() => void>();
   private synced = false;
+  private changes = 0;
+  private membershipChanges = 0;
   private absent = false;
   private started = false;
   private lastResourceVersion = '';
@@ -250,13 +230,33 @@ export class Informer {
   }
 
   /**
-   * Entries in ascending order of `by` (creation time or name; ties by name then namespace). Built on first use,
-   * then maintained incrementally: callers page through it without sorting. Do not mutate.
+   * Entries in ascending order of `by`: creation time, name, or a key function's number (ties by name then
+   * namespace). Built on first use, then maintained incrementally: callers page through it without sorting.
+   * Do not mutate.
    */
-  sorted(by: SortField): readonly Entry[] {
+  sorted(by: SortOrder): readonly Entry[] {
+    return this.view(by).entries;
+  }
+
+  /** The order of `sorted(by)` as a comparison of any two of this informer's entries. */
+  comparator(by: SortOrder): (a: Entry, b: Entry) => number {
+    return this.view(by).compare;
+  }
+
+  /** Changes on every add, update or delete. */
+  get generation(): number {
+    return this.changes;
+  }
+
+  /** Changes when an object is added or removed, not when one is updated (so names and keys are the same). */
+  get membershipGeneration(): number {
+    return this.membershipChanges;
+  }
+
+  private view(by: SortOrder): SortedView {
     let view = this.sortedViews.get(by);
     if (!view) {
-      view = [...this.items.values()].sort(compareEntries(by));
+      view = new SortedView(by, this.items.values());
       this.sortedViews.set(by, view);
     }
     return view;
@@ -446,6 +446,7 @@ export class Informer {
     const old = this.items.get(entry.key);
     if (old) this.unindex(old);
     this.index(entry, obj);
+    this.changed(!old);
     if (this.handlers.size === 0) return;
     if (old) {
       const oldObj = old.object();
@@ -463,6 +464,7 @@ export class Informer {
     const old = this.items.get(key);
     if (!old) return;
     this.unindex(old);
+    this.changed(true);
     for (const h of this.handlers) this.safe(() => h.onDelete?.(obj, old));
   }
 
@@ -480,7 +482,8 @@ export class Informer {
         this.index(entry, obj);
         for (const h of this.handlers) this.safe(() => h.onAdd?.(obj, entry));
       }
-      for (const v of views) this.sorted(v);
+      for (const v of views) this.view(v);
+      this.changed(true);
     } else {
       for (const raw of objs) {
         const meta = raw.metadata ?? {};
@@ -515,9 +518,7 @@ export class Informer {
       }
     }
     for (const [name, fn] of this.customIndexers) this.indexCustom(name, fn, entry.key, obj);
-    for (const [by, view] of this.sortedViews) {
-      view.splice(lowerBound(view, entry, compareEntries(by)), 0, entry);
-    }
+    for (const view of this.sortedViews.values()) view.add(entry, obj);
   }
 
   private indexCustom(name: string, fn: IndexFunc, key: string, obj: KubeObject): void {
@@ -551,17 +552,12 @@ export class Informer {
       for (const v of values) removeFrom(byValue, v, entry.key);
       this.customValues.get(name)?.delete(entry.key);
     }
-    for (const [by, view] of this.sortedViews) {
-      const c = compareEntries(by);
-      let i = lowerBound(view, entry, c);
-      // Equal sort keys are impossible for distinct keys (name+namespace), but be defensive about identity.
-      while (i < view.length && view[i] !== entry && c(view[i], entry) === 0) i++;
-      if (view[i] === entry) view.splice(i, 1);
-      else {
-        const j = view.indexOf(entry);
-        if (j >= 0) view.splice(j, 1);
-      }
-    }
+    for (const view of this.sortedViews.values()) view.remove(entry);
+  }
+
+  private changed(membership: boolean): void {
+    this.changes++;
+    if (membership) this.membershipChanges++;
   }
 
   private safe(fn: () => void): void {

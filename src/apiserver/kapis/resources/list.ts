@@ -1,9 +1,9 @@
 // The list engine of resources.kubesphere.io/v1alpha3: filters, sorting and paging over an informer without copying
-// or sorting everything per request. Filters become entry predicates; those backed by an index also offer a candidate
-// key set. When the smallest candidate set is small, only it is filtered and sorted; otherwise the informer's
-// incrementally sorted view is walked once, counting matches and keeping just the requested page.
-import type { Entry, Informer, KubeObject } from '../../cluster/index.ts';
-import { compareEntries } from '../../cluster/informer.ts';
+// or sorting everything per request. Filters become key sets (the informer's indexes, a remembered `name` answer)
+// and, where no set answers exactly, entry predicates. The informer keeps a sorted view per sort order; a page is
+// walked off that view until it is full, and the total comes from the sets' sizes when they answer the whole
+// query. A small candidate set is filtered and sorted directly instead.
+import type { Entry, Informer, KubeObject, SortOrder } from '../../cluster/index.ts';
 import type { ListQuery } from '../query.ts';
 import {
   ALIAS_ANNOTATION,
@@ -13,14 +13,18 @@ import {
   OWNER_UID_INDEX,
   PROTECTED_ANNOTATIONS,
   type ResourceDef,
-  type SortKey,
 } from './defs.ts';
+import { keysWithNamePart } from './name-matches.ts';
 
 export type Pred = (e: Entry) => boolean;
 
 interface Compiled {
+  /** Every match's key is in each of these sets; a set may hold more, which `preds` then rule out. */
+  sets: ReadonlySet<string>[];
+  /** What the sets do not answer. */
   preds: Pred[];
-  candidates: ReadonlySet<string>[];
+  /** `name` filters: substrings the name must contain (a set or a predicate, decided per request). */
+  nameParts: string[];
 }
 
 export interface Page {
@@ -28,8 +32,8 @@ export interface Page {
   total: number;
 }
 
-/** Candidate sets smaller than this fraction of the informer are filtered and sorted directly. */
-const CANDIDATE_RATIO = 0.25;
+/** Comparisons cost about this many set lookups (used to choose between sorting candidates and walking a view). */
+const COMPARE_COST = 4;
 
 function useIndex(inf: Informer, f: IndexedFilter): void {
   inf.addIndex(f.index, f.fn);
@@ -64,14 +68,12 @@ function compileFilter(inf: Informer, def: ResourceDef, field: string, value: st
   const indexed = def.indexedFilters[field];
   if (indexed) {
     useIndex(inf, indexed);
-    const keys = inf.keysByIndex(indexed.index, indexed.fold ? value.toLowerCase() : value);
-    out.candidates.push(keys);
-    out.preds.push((e) => keys.has(e.key));
+    out.sets.push(inf.keysByIndex(indexed.index, indexed.fold ? value.toLowerCase() : value));
     return;
   }
   switch (field) {
     case 'name':
-      out.preds.push((e) => e.name.includes(value));
+      if (value !== '') out.nameParts.push(value);
       return;
     case 'names': {
       const names = new Set(value.split(','));
@@ -81,103 +83,72 @@ function compileFilter(inf: Informer, def: ResourceDef, field: string, value: st
     case 'uid':
       out.preds.push((e) => e.uid === value);
       return;
-    case 'namespace': {
-      const keys = inf.keysInNamespace(value);
-      out.candidates.push(keys);
-      out.preds.push((e) => e.namespace === value);
+    case 'namespace':
+      out.sets.push(inf.keysInNamespace(value));
       return;
-    }
     case 'label': {
       const { key, value: v, negate } = splitKeyValue(value);
-      const keys = inf.keysWithLabel(key, negate ? undefined : v);
-      out.candidates.push(keys);
-      out.preds.push((e) => mapMatch(e.labels, value));
+      // The label index answers `key` and `key=value` exactly; `key!=value` needs the value checked.
+      out.sets.push(inf.keysWithLabel(key, negate ? undefined : v));
+      if (negate) out.preds.push((e) => mapMatch(e.labels, value));
       return;
     }
     case 'annotation': {
       const { key } = splitKeyValue(value);
       if (def.redact && PROTECTED_ANNOTATIONS.has(key)) {
-        out.preds.push(() => false);
+        out.sets.push(new Set());
         return;
       }
       useIndex(inf, ANNOTATION_KEY_INDEX);
-      const keys = inf.keysByIndex(ANNOTATION_KEY_INDEX.index, key);
-      out.candidates.push(keys);
-      out.preds.push((e) => keys.has(e.key) && mapMatch(annotationsOf(e), value));
+      out.sets.push(inf.keysByIndex(ANNOTATION_KEY_INDEX.index, key));
+      out.preds.push((e) => mapMatch(annotationsOf(e), value));
       return;
     }
     case 'alias': {
       useIndex(inf, ANNOTATION_KEY_INDEX);
-      const keys = inf.keysByIndex(ANNOTATION_KEY_INDEX.index, ALIAS_ANNOTATION);
-      out.candidates.push(keys);
-      out.preds.push((e) => keys.has(e.key) && (annotationsOf(e)[ALIAS_ANNOTATION] ?? '').includes(value));
+      out.sets.push(inf.keysByIndex(ANNOTATION_KEY_INDEX.index, ALIAS_ANNOTATION));
+      out.preds.push((e) => (annotationsOf(e)[ALIAS_ANNOTATION] ?? '').includes(value));
       return;
     }
-    case 'ownerReference': {
+    case 'ownerReference':
       useIndex(inf, OWNER_UID_INDEX);
-      const keys = inf.keysByIndex(OWNER_UID_INDEX.index, value);
-      out.candidates.push(keys);
-      out.preds.push((e) => keys.has(e.key));
+      out.sets.push(inf.keysByIndex(OWNER_UID_INDEX.index, value));
       return;
-    }
-    case 'ownerKind': {
+    case 'ownerKind':
       useIndex(inf, OWNER_KIND_INDEX);
-      const keys = inf.keysByIndex(OWNER_KIND_INDEX.index, value);
-      out.candidates.push(keys);
-      out.preds.push((e) => keys.has(e.key));
+      out.sets.push(inf.keysByIndex(OWNER_KIND_INDEX.index, value));
       return;
-    }
     default:
       // KubeSphere: a filter on a field the resource does not know matches nothing.
-      out.candidates.push(new Set());
-      out.preds.push(() => false);
+      out.sets.push(new Set());
   }
 }
 
 function compile(inf: Informer, def: ResourceDef, q: ListQuery, namespace: string | undefined): Compiled {
-  const out: Compiled = { preds: [], candidates: [] };
-  if (namespace !== undefined) {
-    out.candidates.push(inf.keysInNamespace(namespace));
-    out.preds.push((e) => e.namespace === namespace);
-  }
+  const out: Compiled = { sets: [], preds: [], nameParts: [] };
+  if (namespace !== undefined) out.sets.push(inf.keysInNamespace(namespace));
   for (const [field, value] of q.filters) compileFilter(inf, def, field, value, out);
   const sel = q.labelSelector;
   if (sel && !sel.empty) {
     out.preds.push((e) => sel.matches(e.labels as Record<string, string> | undefined));
     for (const r of sel.requirements) {
-      if (r.operator === 'Exists') out.candidates.push(inf.keysWithLabel(r.key));
+      if (r.operator === 'Exists') out.sets.push(inf.keysWithLabel(r.key));
       if ((r.operator === 'Equals' || r.operator === 'In') && r.values.length === 1) {
-        out.candidates.push(inf.keysWithLabel(r.key, r.values[0]));
+        out.sets.push(inf.keysWithLabel(r.key, r.values[0]));
       }
     }
   }
   return out;
 }
 
-/** Per-kind sort keys, computed once per cached entry (entries are immutable: an update replaces them). */
-const sortKeys = new WeakMap<SortKey, WeakMap<Entry, number>>();
-
-function compareBy(key: SortKey): (a: Entry, b: Entry) => number {
-  let known = sortKeys.get(key);
-  if (!known) {
-    known = new WeakMap();
-    sortKeys.set(key, known);
-  }
-  const cache = known;
-  const of = (e: Entry) => {
-    let k = cache.get(e);
-    if (k === undefined) {
-      k = key(e.object());
-      cache.set(e, k);
-    }
-    return k;
-  };
-  const byName = compareEntries('name');
-  return (a, b) => of(a) - of(b) || byName(a, b);
+function sortOrderOf(def: ResourceDef, q: ListQuery): SortOrder {
+  return def.sorters?.[q.sortBy] ?? (q.sortBy === 'name' ? 'name' : 'creationTimestamp');
 }
 
-function sortFieldOf(q: ListQuery): 'name' | 'creationTimestamp' {
-  return q.sortBy === 'name' ? 'name' : 'creationTimestamp';
+function smallestOf(sets: readonly ReadonlySet<string>[]): ReadonlySet<string> | undefined {
+  let smallest: ReadonlySet<string> | undefined;
+  for (const s of sets) if (!smallest || s.size < smallest.size) smallest = s;
+  return smallest;
 }
 
 /** The requested page and the number of all matches; `extra` are further conditions every item must meet. */
@@ -188,47 +159,74 @@ export function listPage(
   namespace?: string,
   extra: readonly Pred[] = [],
 ): Page {
-  const { preds, candidates } = compile(inf, def, q, namespace);
+  const { sets, preds, nameParts } = compile(inf, def, q, namespace);
   preds.push(...extra);
-  const by = sortFieldOf(q);
+  const n = inf.size;
+  // A name is checked directly on a few candidates; otherwise its remembered key set stands in for a scan of all.
+  const narrow = smallestOf(sets);
+  for (const part of nameParts) {
+    if (narrow && narrow.size * 8 <= n) preds.push((e) => e.name.includes(part));
+    else sets.push(keysWithNamePart(inf, part));
+  }
+  const order = sortOrderOf(def, q);
   const offset = q.limit === undefined ? 0 : (q.page - 1) * q.limit;
-  const limit = q.limit ?? Number.POSITIVE_INFINITY;
-  const match = (e: Entry) => {
+  const wanted = q.limit === undefined ? Number.POSITIVE_INFINITY : offset + q.limit;
+  const others = (pool: ReadonlySet<string> | undefined) => sets.filter((s) => s !== pool);
+  const matches = (e: Entry, rest: readonly ReadonlySet<string>[]) => {
+    for (const s of rest) if (!s.has(e.key)) return false;
     for (const p of preds) if (!p(e)) return false;
     return true;
   };
 
-  let smallest: ReadonlySet<string> | undefined;
-  for (const c of candidates) if (!smallest || c.size < smallest.size) smallest = c;
+  const pool = smallestOf(sets);
+  let total: number | undefined;
+  let matched: Entry[] | undefined;
+  if (pool && sets.length === 1 && preds.length === 0) total = pool.size;
+  else if (pool || preds.length > 0) {
+    // The sets do not answer the whole query: every candidate is checked once, for the total.
+    const rest = others(pool);
+    matched = [];
+    const candidates: Iterable<Entry | undefined> = pool
+      ? [...pool].map((k) => inf.getByKey(k))
+      : inf.entries();
+    for (const e of candidates) if (e && matches(e, rest)) matched.push(e);
+    total = matched.length;
+  } else total = n;
 
-  const sorter = def.sorters?.[q.sortBy];
-  const small = smallest && smallest.size <= Math.max(64, inf.size * CANDIDATE_RATIO);
-  if (small || sorter) {
-    // Keys of the smallest candidate set, or (a per-kind sort the informer keeps no view of) every entry.
-    const pool: Iterable<Entry | undefined> =
-      smallest && small ? [...smallest].map((k) => inf.getByKey(k)) : inf.entries();
-    const matched: Entry[] = [];
-    for (const e of pool) if (e && match(e)) matched.push(e);
-    const c = sorter ? compareBy(sorter) : compareEntries(by);
+  // Sorting the matches costs k log k comparisons; walking the view to fill the page visits about wanted * n / k
+  // entries (matches spread over the order).
+  const k = matched?.length ?? total;
+  const sortCost = k * Math.log2(k + 1) * COMPARE_COST;
+  const walkCost = k === 0 ? 0 : Math.min(n, (wanted * n) / k);
+  if ((pool || matched) && sortCost < walkCost) {
+    if (!matched) {
+      matched = [];
+      for (const key of pool ?? []) {
+        const e = inf.getByKey(key);
+        if (e) matched.push(e);
+      }
+    }
+    const c = inf.comparator(order);
     matched.sort(q.ascending ? c : (a, b) => c(b, a));
-    return { entries: matched.slice(offset, offset + limit), total: matched.length };
+    return { entries: matched.slice(offset, wanted), total };
   }
 
-  const view = inf.sorted(by);
-  const n = view.length;
-  const at = (i: number) => (q.ascending ? view[i] : view[n - 1 - i]);
-  if (preds.length === 0) {
-    const entries: Entry[] = [];
-    for (let i = offset; i < n && entries.length < limit; i++) entries.push(at(i));
-    return { entries, total: n };
-  }
+  const view = inf.sorted(order);
+  const at = (i: number) => (q.ascending ? view[i] : view[view.length - 1 - i]);
   const entries: Entry[] = [];
-  let total = 0;
-  for (let i = 0; i < n; i++) {
+  if (sets.length === 0 && preds.length === 0) {
+    for (let i = offset; i < view.length && i < wanted; i++) entries.push(at(i));
+    return { entries, total };
+  }
+  // Walk the order until the page is full or every match has been seen (checked matches are not checked again).
+  const hits = matched && new Set(matched);
+  const last = Math.min(wanted, total);
+  let seen = 0;
+  for (let i = 0; i < view.length && seen < last; i++) {
     const e = at(i);
-    if (!match(e)) continue;
-    if (total >= offset && entries.length < limit) entries.push(e);
-    total++;
+    if (hits ? !hits.has(e) : !matches(e, sets)) continue;
+    if (seen >= offset) entries.push(e);
+    seen++;
   }
   return { entries, total };
 }
