@@ -20,6 +20,7 @@ import {
   type StatusCause,
   StatusError,
 } from '../k8s/status.ts';
+import { mutateOnCreate, validateOnCreate } from './admission/index.ts';
 import { crdResourceDefs, readPath, writePath } from './crd.ts';
 import { isObj, jsonEqual, metaOf, newUid, nowSeconds, randomSuffix, validateMeta } from './meta.ts';
 import { validateName } from './names.ts';
@@ -302,6 +303,7 @@ export class Rest {
     if (d.generation) meta.generation = 1;
     else delete meta.generation;
     const strategy = strategyFor(d);
+    mutateOnCreate(d, ns, o, this.store);
     strategy.prepareForCreate(o, this.ctx);
     const entry = this.write(d, d.namespaced ? ns : '', name, o, undefined, opts, operation);
     if (!opts.dryRun) strategy.afterCreate(entry, this.ctx);
@@ -325,6 +327,7 @@ export class Rest {
     const causes: StatusCause[] = validateMeta(meta);
     causes.push(...strategy.validate(o, opts));
     if (causes.length) throw invalid(d.group, d.kind, name, causes);
+    if (!old) validateOnCreate(d, ns, o, this.store);
     if (old) {
       const oldMeta = old.obj.metadata as Obj;
       if (d.generation) {

@@ -11,6 +11,7 @@ import { type Controller, type ControllerContext, ControllerManager, type IndexR
 import { garbageCollector } from './garbage-collector.ts';
 import { jobController } from './job.ts';
 import { replicaSetController } from './replicaset.ts';
+import { resourceQuotaController } from './resourcequota.ts';
 import { statefulSetController } from './statefulset.ts';
 
 export interface ControllersOptions {
@@ -34,6 +35,7 @@ function allControllers(ctx: ControllerContext): Controller[] {
     statefulSetController,
     daemonSetController(ctx),
     cronJobController,
+    resourceQuotaController(ctx),
   ];
 }
 

@@ -117,10 +117,12 @@ function replicaSetStatus(
     availableReplicas: available,
     observedGeneration: (rs.metadata as Obj).generation,
   };
-  const conditions = (Array.isArray(old.conditions) ? (old.conditions as Obj[]) : []).filter(
-    (c) => c.type !== 'ReplicaFailure',
-  );
-  if (failure)
+  const oldConditions = Array.isArray(old.conditions) ? (old.conditions as Obj[]) : [];
+  // As kube: a standing ReplicaFailure is kept as first written (its message names a generated pod, so rewriting
+  // it on every failed retry would change the status, wake this controller and loop).
+  const standing = failure ? oldConditions.find((c) => c.type === 'ReplicaFailure') : undefined;
+  const conditions = oldConditions.filter((c) => c.type !== 'ReplicaFailure' || c === standing);
+  if (failure && !standing)
     conditions.push({
       type: 'ReplicaFailure',
       status: 'True',

@@ -5,6 +5,7 @@
 // at the levels whose schemas are complete here: the object's top level and its metadata. Deeper unknown fields are
 // kept, since those schemas list the common fields of each type, not every one.
 import { badRequest } from '../../k8s/status.ts';
+import { parseAmount } from '../admission/amounts.ts';
 import type { ResourceDef } from '../resources.ts';
 import type { WriteOptions } from '../rest.ts';
 import type { Obj } from '../store.ts';
@@ -99,6 +100,10 @@ class Decoder {
     if (!fits(n, v))
       this.fail(
         `json: cannot unmarshal ${jsonType(v)} into Go struct field ${struct}.${path} of type ${goType(n)}`,
+      );
+    if (n.name === QUANTITY && typeof v === 'string' && !parseAmount(v))
+      this.fail(
+        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
       );
     if (s.format === 'byte' && typeof v === 'string' && !BASE64.test(v))
       this.fail(`illegal base64 data at input byte ${firstBadByte(v)} in field ${path}`);

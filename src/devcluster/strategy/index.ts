@@ -5,6 +5,7 @@ import { crdStrategy } from './crd.ts';
 import { customResourceStrategy } from './custom-resource.ts';
 import { namespaceStrategy } from './namespace.ts';
 import { podStrategy } from './pod.ts';
+import { limitRangeStrategy, resourceQuotaStrategy } from './quota.ts';
 import { bindingStrategy } from './rbac.ts';
 import { serviceStrategy } from './service.ts';
 import { defaultStrategy, objAt, type ResourceStrategy, strategy } from './strategy.ts';
@@ -33,6 +34,8 @@ const BUILTIN: Record<string, ResourceStrategy> = {
   '/configmaps': configMapStrategy,
   '/secrets': secretStrategy,
   '/persistentvolumeclaims': persistentVolumeClaimStrategy,
+  '/resourcequotas': resourceQuotaStrategy,
+  '/limitranges': limitRangeStrategy,
   'apps/deployments': deploymentStrategy,
   'apps/replicasets': replicaSetStrategy,
   'apps/statefulsets': statefulSetStrategy,

@@ -572,6 +572,23 @@ export const PRINTERS: Record<string, Printer> = {
     ],
     row: (o, now) => ({ cells: [nameOf(o), str(o.type), Object.keys(obj(o.data)).length, age(o, now)] }),
   },
+  '/ResourceQuota': {
+    columns: [
+      NAME_COLUMN,
+      AGE_COLUMN,
+      col(
+        'Request',
+        'string',
+        'Request represents a minimum amount of cpu/memory that a container may consume.',
+      ),
+      col(
+        'Limit',
+        'string',
+        'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.',
+      ),
+    ],
+    row: printResourceQuota,
+  },
   '/ServiceAccount': {
     columns: [
       NAME_COLUMN,
@@ -894,6 +911,19 @@ export const PRINTERS: Record<string, Printer> = {
 };
 
 /** kubectl's Ingress row: class, hosts (three at most), load-balancer addresses, 80 (and 443 with TLS). */
+/** `name: used/hard` per spec.hard entry, sorted; `limits.*` entries in the Limit column, the rest in Request. */
+function printResourceQuota(o: Obj, now: number): PrintedRow {
+  const used = obj(get(o, 'status', 'used'));
+  const hard = obj(get(o, 'status', 'hard'));
+  const request: string[] = [];
+  const limit: string[] = [];
+  for (const name of Object.keys(obj(get(o, 'spec', 'hard'))).sort()) {
+    const cell = `${name}: ${str(used[name]) || '0'}/${str(hard[name]) || '0'}`;
+    (name.split('.')[0] === 'limits' && name.includes('.') ? limit : request).push(cell);
+  }
+  return { cells: [nameOf(o), age(o, now), request.join(', '), limit.join(', ')] };
+}
+
 function printIngress(o: Obj, now: number): PrintedRow {
   const hosts = list(get(o, 'spec', 'rules'))
     .map((r) => str(get(r, 'host')))

@@ -1,0 +1,45 @@
+// Admission on create, between the strategy's defaults and storage, in kube-apiserver's order: the mutating step
+// (LimitRanger's container defaults) before validation, the validating step (LimitRanger's bounds, then
+// ResourceQuota) after it. Both read the namespace's LimitRanges and ResourceQuotas straight from the store.
+import { forbidden, qualifiedResource } from '../../k8s/status.ts';
+import { isObj } from '../meta.ts';
+import { type ResourceDef, storageKey } from '../resources.ts';
+import type { Obj, Store } from '../store.ts';
+import { applyLimitRangeDefaults, limitRangeRefusal } from './limit-ranger.ts';
+import { quotaRefusal } from './resource-quota.ts';
+
+/** Mutating admission of a new object (defaults applied in place), before the strategy derives the QoS class. */
+export function mutateOnCreate(d: ResourceDef, ns: string, o: Obj, store: Store): void {
+  if (!d.namespaced || storageKey(d) !== '/pods' || !isObj(o.spec)) return;
+  requestsFromLimits(o.spec);
+  applyLimitRangeDefaults(store, ns, o);
+}
+
+/**
+ * Pod defaulting that precedes admission in kube (SetDefaults_Pod, pods only, not templates): a container that
+ * sets a limit but no request for a resource requests its limit.
+ */
+function requestsFromLimits(spec: Obj): void {
+  for (const key of ['containers', 'initContainers'])
+    for (const c of Array.isArray(spec[key]) ? (spec[key] as unknown[]).filter(isObj) : []) {
+      const r = c.resources;
+      if (!isObj(r) || !isObj(r.limits)) continue;
+      const requests = isObj(r.requests) ? r.requests : {};
+      for (const [name, v] of Object.entries(r.limits)) requests[name] ??= v;
+      r.requests = requests;
+    }
+}
+
+/** Validating admission of a new object: throws 403 Forbidden, in kube's words, when a plugin refuses it. */
+export function validateOnCreate(d: ResourceDef, ns: string, o: Obj, store: Store): void {
+  if (!d.namespaced || d.virtual) return;
+  const res = storageKey(d);
+  const why = limitRangeRefusal(store, res, ns, o) ?? quotaRefusal(store, res, ns, o, Date.now());
+  if (!why) return;
+  const name = String((o.metadata as Obj).name ?? '');
+  throw forbidden(`${qualifiedResource(d.group, d.resource)} "${name}" is forbidden: ${why}`, {
+    name,
+    group: d.group || undefined,
+    kind: d.resource,
+  });
+}

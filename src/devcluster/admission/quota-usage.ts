@@ -1,0 +1,193 @@
+// What an object charges against a ResourceQuota, as kube's quota evaluators measure it: object counts
+// (`count/<resource>.<group>` and the legacy names `pods`, `services`, ...), a pod's compute resources (not once it
+// has finished), services' load balancers and node ports, claims' storage. Shared by quota admission and the
+// ResourceQuota controller, so both count the same way.
+import { isObj } from '../meta.ts';
+import type { Entry, Obj, Store } from '../store.ts';
+import { type Amounts, addAll, addAmount, amount, amountsOf, ZERO } from './amounts.ts';
+
+/** Legacy object-count names (the core kinds quota counted before `count/...`). */
+const LEGACY_COUNTS: Record<string, string> = {
+  '/pods': 'pods',
+  '/services': 'services',
+  '/configmaps': 'configmaps',
+  '/secrets': 'secrets',
+  '/persistentvolumeclaims': 'persistentvolumeclaims',
+  '/replicationcontrollers': 'replicationcontrollers',
+  '/resourcequotas': 'resourcequotas',
+};
+
+/** Container resources a pod is charged for as `<name>`, `requests.<name>` and `limits.<name>`. */
+const COMPUTE = ['cpu', 'memory', 'ephemeral-storage'];
+
+/** Quota names that, when a pod's containers leave them unset, refuse the pod (kube's backward-compatible rule). */
+export const MUST_SPECIFY = new Set([
+  'cpu',
+  'memory',
+  'requests.cpu',
+  'requests.memory',
+  'limits.cpu',
+  'limits.memory',
+]);
+
+/** `count/<resource>` (core) or `count/<resource>.<group>` of a storage key (`group/resource`). */
+export function countName(res: string): string {
+  const i = res.indexOf('/');
+  const group = res.slice(0, i);
+  const resource = res.slice(i + 1);
+  return `count/${resource}${group ? `.${group}` : ''}`;
+}
+
+/** Whether a quota entry named `name` can be charged by objects of storage key `res`. */
+export function charges(res: string, name: string): boolean {
+  if (name === countName(res) || name === LEGACY_COUNTS[res]) return true;
+  if (res === '/pods') return isPodResource(name);
+  if (res === '/services') return name === 'services.loadbalancers' || name === 'services.nodeports';
+  if (res === '/persistentvolumeclaims')
+    return (
+      name === 'requests.storage' ||
+      /\.storageclass\.storage\.k8s\.io\/(requests\.storage|persistentvolumeclaims)$/.test(name)
+    );
+  return false;
+}
+
+function isPodResource(name: string): boolean {
+  if (COMPUTE.includes(name)) return true;
+  const dot = name.indexOf('.');
+  if (dot < 0) return name.startsWith('hugepages-');
+  const prefix = name.slice(0, dot);
+  return prefix === 'requests' || (prefix === 'limits' && COMPUTE.includes(name.slice(dot + 1)));
+}
+
+const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
+const resourcesOf = (c: Obj, k: 'requests' | 'limits') => amountsOf((c.resources as Obj | undefined)?.[k]);
+
+/** Kubernetes' PodRequests / PodLimits: the containers' sum, at least any init container, plus the overhead. */
+function podTotals(spec: Obj, k: 'requests' | 'limits'): Amounts {
+  const total: Amounts = new Map();
+  for (const c of list(spec.containers)) addAll(total, resourcesOf(c, k));
+  for (const c of list(spec.initContainers))
+    for (const [name, a] of resourcesOf(c, k)) {
+      const have = total.get(name);
+      if (!have || a.milli > have.milli) total.set(name, a);
+    }
+  const overhead = amountsOf(spec.overhead);
+  for (const [name, a] of overhead)
+    if (k === 'requests' || total.has(name)) total.set(name, addAmount(total.get(name), a));
+  return total;
+}
+
+/** kube's QuotaV1Pod: finished pods, and pods past their deletion grace, are not charged compute resources. */
+function podCharged(pod: Obj, now: number): boolean {
+  const phase = (pod.status as Obj | undefined)?.phase;
+  if (phase === 'Succeeded' || phase === 'Failed') return false;
+  const meta = pod.metadata as Obj;
+  if (typeof meta.deletionTimestamp === 'string') {
+    const grace = Number(meta.deletionGracePeriodSeconds ?? 0) * 1000;
+    if (now > Date.parse(meta.deletionTimestamp) + grace) return false;
+  }
+  return true;
+}
+
+/** A container's (or a pod's) compute usage by quota name, as kube's podComputeUsageHelper. */
+export function computeUsage(requests: Amounts, limits: Amounts): Amounts {
+  const out: Amounts = new Map();
+  for (const [name, a] of requests) {
+    out.set(`requests.${name}`, a);
+    if (COMPUTE.includes(name) || name.startsWith('hugepages-')) out.set(name, a);
+  }
+  for (const [name, a] of limits) if (COMPUTE.includes(name)) out.set(`limits.${name}`, a);
+  return out;
+}
+
+/** Everything `o` (stored under `res`) charges, by quota resource name. */
+export function usageOf(res: string, o: Obj, now: number): Amounts {
+  const out: Amounts = new Map([[countName(res), amount(1)]]);
+  const legacy = LEGACY_COUNTS[res];
+  const spec = isObj(o.spec) ? o.spec : {};
+  if (res === '/pods') {
+    if (!podCharged(o, now)) return out;
+    out.set('pods', amount(1));
+    return addAll(out, computeUsage(podTotals(spec, 'requests'), podTotals(spec, 'limits')));
+  }
+  if (legacy) out.set(legacy, amount(1));
+  if (res === '/services') {
+    const ports = list(spec.ports).length;
+    const lb = spec.type === 'LoadBalancer';
+    out.set('services.loadbalancers', amount(lb ? 1 : 0));
+    out.set('services.nodeports', amount(lb || spec.type === 'NodePort' ? ports : 0));
+  } else if (res === '/persistentvolumeclaims') {
+    const storage = amountsOf((spec.resources as Obj | undefined)?.requests).get('storage') ?? ZERO;
+    out.set('requests.storage', storage);
+    if (typeof spec.storageClassName === 'string' && spec.storageClassName) {
+      const sc = `${spec.storageClassName}.storageclass.storage.k8s.io`;
+      out.set(`${sc}/requests.storage`, storage);
+      out.set(`${sc}/persistentvolumeclaims`, amount(1));
+    }
+  }
+  return out;
+}
+
+/** kube's QoS BestEffort: no container asks for or limits any resource. */
+function bestEffort(spec: Obj): boolean {
+  return [...list(spec.containers), ...list(spec.initContainers)].every(
+    (c) => resourcesOf(c, 'requests').size === 0 && resourcesOf(c, 'limits').size === 0,
+  );
+}
+
+/** Whether `o` falls under every scope of the quota (scoped quotas only ever match pods). */
+export function inScope(quota: Obj, res: string, o: Obj): boolean {
+  const scopes = (quota.spec as Obj | undefined)?.scopes;
+  if (!Array.isArray(scopes) || scopes.length === 0) return true;
+  if (res !== '/pods') return false;
+  const spec = isObj(o.spec) ? o.spec : {};
+  const terminating = typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0;
+  return scopes.every((s) => {
+    switch (s) {
+      case 'Terminating':
+        return terminating;
+      case 'NotTerminating':
+        return !terminating;
+      case 'BestEffort':
+        return bestEffort(spec);
+      case 'NotBestEffort':
+        return !bestEffort(spec);
+      default:
+        return false;
+    }
+  });
+}
+
+/** The quota's hard limits by name. */
+export const hardOf = (quota: Obj): Amounts => amountsOf((quota.spec as Obj | undefined)?.hard);
+
+/** Storage keys of the objects that can charge any of these quota names. */
+function chargedResources(names: string[]): string[] {
+  const out = new Set<string>();
+  for (const name of names) {
+    for (const [res, legacy] of Object.entries(LEGACY_COUNTS)) if (legacy === name) out.add(res);
+    const count = /^count\/([^.]+)(?:\.(.+))?$/.exec(name);
+    if (count) out.add(`${count[2] ?? ''}/${count[1]}`);
+  }
+  for (const name of names) {
+    if (charges('/pods', name)) out.add('/pods');
+    if (charges('/services', name)) out.add('/services');
+    if (charges('/persistentvolumeclaims', name)) out.add('/persistentvolumeclaims');
+  }
+  return [...out];
+}
+
+/** What the namespace's stored objects charge against `quota`, for each of its hard names. */
+export function quotaUsed(store: Store, ns: string, quota: Obj, now: number): Amounts {
+  const hard = hardOf(quota);
+  const used: Amounts = new Map();
+  for (const name of hard.keys()) used.set(name, ZERO);
+  for (const res of chargedResources([...hard.keys()])) {
+    for (const e of store.list(res, ns) as Entry[]) {
+      if (!inScope(quota, res, e.obj)) continue;
+      for (const [name, a] of usageOf(res, e.obj, now))
+        if (hard.has(name)) used.set(name, addAmount(used.get(name), a));
+    }
+  }
+  return used;
+}

@@ -1,0 +1,178 @@
+// ResourceQuota and LimitRange as kube-apiserver and kube-controller-manager enforce them, checked with the real
+// kubectl: quota admission (kube's "exceeded quota" and "must specify" refusals), status.used kept by the quota
+// controller, kubectl's quota columns and describe, a Deployment held at the quota with FailedCreate events,
+// LimitRanger defaults and bounds, and 422s for invalid quotas and limit ranges.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
+import { hasKubectl, type Kubectl, kubectlFor, NO_KUBECTL } from '../helpers/kubectl.ts';
+
+type Obj = Record<string, unknown>;
+
+const pod = (name: string, resources?: Obj) =>
+  JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name },
+    spec: { containers: [{ name: 'app', image: 'nginx:1.25', ...(resources ? { resources } : {}) }] },
+  });
+
+describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, timeout: 180_000 }, () => {
+  let dev: TestDevCluster;
+  let kubectl: Kubectl;
+  const k = async (ns: string, args: string[], input?: string) => kubectl.run([...args, '-n', ns], input);
+  const ok = async (ns: string, args: string[], input?: string) => {
+    const r = await k(ns, args, input);
+    assert.equal(r.status, 0, r.stderr);
+    return r.stdout;
+  };
+  const json = async (ns: string, args: string[]) => JSON.parse(await ok(ns, [...args, '-o', 'json']));
+
+  before(async () => {
+    dev = await startTestDevCluster();
+    kubectl = kubectlFor({ server: dev.url, caPem: dev.caPem, token: dev.token });
+    for (const ns of ['q1', 'q2', 'q3', 'q4']) await kubectl.run(['create', 'namespace', ns]);
+  });
+  after(() => dev?.close());
+
+  it('refuses pods beyond the quota with kube message and keeps status.used', async () => {
+    await ok('q1', ['create', 'quota', 'q', '--hard=pods=2,requests.cpu=1']);
+    const res = { requests: { cpu: '400m' } };
+    await ok('q1', ['create', '-f', '-'], pod('a', res));
+    await ok('q1', ['create', '-f', '-'], pod('b', res));
+    const third = await k('q1', ['create', '-f', '-'], pod('c', res));
+    assert.notEqual(third.status, 0);
+    assert.match(
+      third.stderr,
+      /pods "c" is forbidden: exceeded quota: q, requested: pods=1,requests.cpu=400m, used: pods=2,requests.cpu=800m, limited: pods=2,requests.cpu=1/,
+    );
+    const unset = await k('q1', ['create', '-f', '-'], pod('d'));
+    assert.match(unset.stderr, /pods "d" is forbidden: failed quota: q: must specify requests.cpu for: app/);
+
+    await dev.controllers.idle();
+    const quota = await json('q1', ['get', 'quota', 'q']);
+    assert.deepEqual(quota.status, {
+      hard: { pods: '2', 'requests.cpu': '1' },
+      used: { pods: '2', 'requests.cpu': '800m' },
+    });
+    const table = await ok('q1', ['get', 'quota']);
+    assert.match(table, /^NAME\s+AGE\s+REQUEST\s+LIMIT\s*$/m);
+    assert.match(table, /^q\s+\S+\s+pods: 2\/2, requests.cpu: 800m\/1\s*$/m);
+    const describe = await ok('q1', ['describe', 'quota', 'q']);
+    assert.match(describe, /requests.cpu\s+800m\s+1/);
+
+    // A finished pod frees its slot; the recount follows the pod's change.
+    await ok('q1', ['delete', 'pod', 'a', '--grace-period=0', '--force']);
+    await dev.controllers.idle();
+    assert.equal((await json('q1', ['get', 'quota', 'q'])).status.used.pods, '1');
+    await ok('q1', ['create', '-f', '-'], pod('c', res));
+  });
+
+  it('counts other kinds by count/<resource>.<group> and legacy names', async () => {
+    await ok('q2', ['create', 'quota', 'objects', '--hard=configmaps=2,count/deployments.apps=1']);
+    // kube-root-ca.crt may or may not exist here; create until the quota refuses.
+    const made: string[] = [];
+    let refusal = '';
+    for (let i = 0; i < 3 && !refusal; i++) {
+      const r = await k('q2', ['create', 'configmap', `cm${i}`]);
+      if (r.status === 0) made.push(`cm${i}`);
+      else refusal = r.stderr;
+    }
+    assert.match(
+      refusal,
+      /configmaps "cm\d" is forbidden: exceeded quota: objects, requested: configmaps=1, used: configmaps=2, limited: configmaps=2/,
+    );
+    await ok('q2', ['create', 'deployment', 'one', '--image=nginx', '--replicas=0']);
+    const second = await k('q2', ['create', 'deployment', 'two', '--image=nginx', '--replicas=0']);
+    assert.match(
+      second.stderr,
+      /deployments.apps "two" is forbidden: exceeded quota: objects, requested: count\/deployments.apps=1/,
+    );
+  });
+
+  it('holds a Deployment at the quota with FailedCreate events, and resumes when the quota grows', async () => {
+    await ok('q3', ['create', 'quota', 'pods', '--hard=pods=2']);
+    await ok('q3', ['create', 'deployment', 'web', '--image=nginx', '--replicas=4']);
+    await dev.controllers.idle(1_000);
+    const pods = await json('q3', ['get', 'pods']);
+    assert.equal(pods.items.length, 2);
+    const events = await json('q3', ['get', 'events', '--field-selector', 'reason=FailedCreate']);
+    assert.ok(events.items.length > 0);
+    assert.match(
+      events.items[0].message,
+      /^(\(combined from similar events\): )?Error creating: pods "web-[a-z0-9]+-[a-z0-9]+" is forbidden: exceeded quota: pods, requested: pods=1, used: pods=2, limited: pods=2$/,
+    );
+    const rs = (await json('q3', ['get', 'rs'])).items[0];
+    assert.equal(rs.status.conditions.find((c: Obj) => c.type === 'ReplicaFailure')?.reason, 'FailedCreate');
+
+    await ok('q3', ['patch', 'quota', 'pods', '-p', '{"spec":{"hard":{"pods":"4"}}}']);
+    dev.controllers.resync();
+    await dev.controllers.idle();
+    assert.equal((await json('q3', ['get', 'pods'])).items.length, 4);
+  });
+
+  it('applies LimitRange defaults and refuses pods outside its bounds', async () => {
+    const lr = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'limits' },
+      spec: {
+        limits: [
+          {
+            type: 'Container',
+            max: { cpu: '1' },
+            default: { cpu: '500m', memory: '256Mi' },
+            defaultRequest: { memory: '128Mi' },
+          },
+        ],
+      },
+    });
+    await ok('q4', ['create', '-f', '-'], lr);
+    const stored = await json('q4', ['get', 'limits', 'limits']);
+    assert.deepEqual(stored.spec.limits[0].defaultRequest, { memory: '128Mi', cpu: '500m' });
+
+    await ok('q4', ['create', '-f', '-'], pod('plain'));
+    const p = await json('q4', ['get', 'pod', 'plain']);
+    assert.deepEqual(p.spec.containers[0].resources, {
+      limits: { cpu: '500m', memory: '256Mi' },
+      requests: { memory: '128Mi', cpu: '500m' },
+    });
+    assert.equal(
+      p.metadata.annotations['kubernetes.io/limit-ranger'],
+      'LimitRanger plugin set: cpu, memory request for container app; cpu, memory limit for container app',
+    );
+    assert.equal(p.status.qosClass, 'Burstable');
+
+    const big = await k('q4', ['create', '-f', '-'], pod('big', { limits: { cpu: '2' } }));
+    assert.match(big.stderr, /pods "big" is forbidden: maximum cpu usage per Container is 1, but limit is 2/);
+    assert.equal((await k('q4', ['get', 'pod', 'big'])).status, 1);
+  });
+
+  it('refuses invalid quotas and limit ranges with 422', async () => {
+    const quota = (hard: Obj) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'bad' }, spec: { hard } });
+    const negative = await k('q4', ['create', '-f', '-'], quota({ cpu: '-1' }));
+    assert.match(
+      negative.stderr,
+      /ResourceQuota "bad" is invalid: spec.hard\[cpu\]: Invalid value: "-1": must be greater than or equal to 0/,
+    );
+    const unknown = await k('q4', ['create', '-f', '-'], quota({ widgets: '1' }));
+    assert.match(
+      unknown.stderr,
+      /spec.hard\[widgets\]: Invalid value: "widgets": must be a standard resource for quota/,
+    );
+    const garbage = await k('q4', ['create', '-f', '-'], quota({ cpu: 'lots' }));
+    assert.match(garbage.stderr, /quantities must match the regular expression/);
+    const lr = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'LimitRange',
+      metadata: { name: 'bad' },
+      spec: { limits: [{ type: 'Container', max: { cpu: '1' }, default: { cpu: '2' } }] },
+    });
+    const over = await k('q4', ['create', '-f', '-'], lr);
+    assert.match(
+      over.stderr,
+      /LimitRange "bad" is invalid: [\s\S]*spec.limits\[0\].default\[cpu\]: Invalid value: "1": default value 2 is greater than max value 1/,
+    );
+  });
+});
