@@ -138,7 +138,7 @@ export const BUILTIN_RESOURCES: ResourceDef[] = [
     shortNames: ['pvc'],
     subresources: ['status'],
   }),
-  // Stored and listed (KubeSphere's console reads both on every project page); no quota controller or admission yet.
+  // Enforced on create by admission/ (quota, LimitRanger); controllers/resourcequota.ts keeps quotas' status.
   def('', 'v1', 'resourcequotas', 'ResourceQuota', true, { shortNames: ['quota'], subresources: ['status'] }),
   def('', 'v1', 'limitranges', 'LimitRange', true, { shortNames: ['limits'] }),
   def('', 'v1', 'persistentvolumes', 'PersistentVolume', false, {
