@@ -248,7 +248,10 @@ export class Informer {
     return this.changes;
   }
 
-  /** Changes when an object is added or removed, not when one is updated (so names and keys are the same). */
+  /**
+   * Changes when an object is added, removed or replaced by a new one (a new uid), not when one is updated: keys,
+   * names and creation times stay the same until it changes.
+   */
   get membershipGeneration(): number {
     return this.membershipChanges;
   }
@@ -446,7 +449,8 @@ export class Informer {
     const old = this.items.get(entry.key);
     if (old) this.unindex(old);
     this.index(entry, obj);
-    this.changed(!old);
+    // A new uid under the same name is a new object (deleted and created again between two lists).
+    this.changed(!old || old.uid !== entry.uid);
     if (this.handlers.size === 0) return;
     if (old) {
       const oldObj = old.object();

@@ -14,7 +14,7 @@ import {
   PROTECTED_ANNOTATIONS,
   type ResourceDef,
 } from './defs.ts';
-import { keysWithNamePart } from './name-matches.ts';
+import { type NameMatches, nameMatches } from './name-matches.ts';
 
 export type Pred = (e: Entry) => boolean;
 
@@ -151,6 +151,22 @@ function smallestOf(sets: readonly ReadonlySet<string>[]): ReadonlySet<string> |
   return smallest;
 }
 
+/** The page [offset, wanted) of keys kept in ascending order, read in the requested direction. */
+function pageOf(
+  inf: Informer,
+  keys: readonly string[],
+  ascending: boolean,
+  offset: number,
+  wanted: number,
+): Page {
+  const entries: Entry[] = [];
+  for (let i = offset; i < keys.length && i < wanted; i++) {
+    const e = inf.getByKey(keys[ascending ? i : keys.length - 1 - i]);
+    if (e) entries.push(e);
+  }
+  return { entries, total: keys.length };
+}
+
 /** The requested page and the number of all matches; `extra` are further conditions every item must meet. */
 export function listPage(
   inf: Informer,
@@ -162,15 +178,23 @@ export function listPage(
   const { sets, preds, nameParts } = compile(inf, def, q, namespace);
   preds.push(...extra);
   const n = inf.size;
-  // A name is checked directly on a few candidates; otherwise its remembered key set stands in for a scan of all.
+  // A name is checked directly on a few candidates; otherwise its remembered answer stands in for a scan of all.
   const narrow = smallestOf(sets);
+  let names: NameMatches | undefined;
   for (const part of nameParts) {
     if (narrow && narrow.size * 8 <= n) preds.push((e) => e.name.includes(part));
-    else sets.push(keysWithNamePart(inf, part));
+    else {
+      names = nameMatches(inf, part);
+      sets.push(names.keys);
+    }
   }
   const order = sortOrderOf(def, q);
   const offset = q.limit === undefined ? 0 : (q.page - 1) * q.limit;
   const wanted = q.limit === undefined ? Number.POSITIVE_INFINITY : offset + q.limit;
+  if (names && sets.length === 1 && preds.length === 0 && typeof order === 'string') {
+    // The name filter alone, in an order it remembers: the page is a slice.
+    return pageOf(inf, names.inOrder(order), q.ascending, offset, wanted);
+  }
   const others = (pool: ReadonlySet<string> | undefined) => sets.filter((s) => s !== pool);
   const matches = (e: Entry, rest: readonly ReadonlySet<string>[]) => {
     for (const s of rest) if (!s.has(e.key)) return false;

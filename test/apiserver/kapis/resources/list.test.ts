@@ -28,17 +28,20 @@ const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)];
 /** Few distinct times, so sort keys tie often and ties must go by name, then namespace. */
 const time = (minute: number) => new Date(Date.UTC(2024, 0, 1, 0, minute)).toISOString();
 
-function pod(name: string, namespace: string) {
-  const phase = pick(PHASES);
+let uids = 0;
+
+/** A pod; a new object unless `same` (an update: the same uid and creation time, a new status). */
+function pod(name: string, namespace: string, same?: { uid: string; creationTimestamp: string }) {
   return {
     metadata: {
       name,
       namespace,
-      creationTimestamp: time(Math.floor(rnd() * 5)),
+      uid: same?.uid ?? `uid-${uids++}`,
+      creationTimestamp: same?.creationTimestamp ?? time(Math.floor(rnd() * 5)),
       labels: { app: pick(['web', 'db', 'cache']) },
     },
     spec: {},
-    status: { phase, ...(rnd() < 0.7 ? { startTime: time(5 + Math.floor(rnd() * 5)) } : {}) },
+    status: { phase: pick(PHASES), ...(rnd() < 0.7 ? { startTime: time(5 + Math.floor(rnd() * 5)) } : {}) },
   };
 }
 
@@ -46,16 +49,19 @@ let tiny: TinyApiServer;
 let cache: ClusterCache;
 let inf: Informer;
 let sentinel = 0;
+const SENTINEL = pod('sentinel', 'alpha');
 const live = new Map<string, { name: string; namespace: string }>();
 
-/** Puts and deletes, then waits until the informer has seen all of them (a sentinel put last arrives last). */
+/**
+ * Puts and deletes, then waits until the informer has seen all of them: an update of a sentinel pod, put last,
+ * arrives last (an update, so it changes no membership itself).
+ */
 async function change(fn: () => void): Promise<void> {
   fn();
-  const name = `sentinel-${sentinel++}`;
-  tiny.put(pod(name, 'alpha'));
-  live.set(`alpha/${name}`, { name, namespace: 'alpha' });
+  const seq = String(++sentinel);
+  tiny.put({ ...SENTINEL, metadata: { ...SENTINEL.metadata, labels: { seq } } });
   const end = Date.now() + 10_000;
-  while (!inf.get('alpha', name)) {
+  while (inf.get('alpha', 'sentinel')?.labels?.seq !== seq) {
     if (Date.now() > end) throw new Error('the informer did not catch up');
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -70,6 +76,8 @@ before(async () => {
   tiny = await startTinyApiServer('/api/v1/pods');
   // Names share prefixes and repeat across namespaces, so name ties break by namespace.
   for (let i = 0; i < 240; i++) putPod(`pod-${Math.floor(rnd() * 120)}`, pick(NAMESPACES));
+  tiny.put(SENTINEL);
+  live.set('alpha/sentinel', { name: 'sentinel', namespace: 'alpha' });
   cache = new ClusterCache(tiny.connection(), undefined, { maxBackoffMs: 200 });
   inf = cache.informer(PODS.ref);
   assert.equal(await inf.waitForSync(10_000), true);
@@ -96,8 +104,10 @@ function reference(query: string, namespace?: string): { names: string[]; total:
       if (field === 'status' && podStatus(e.object()) !== value) return false;
       if (field === 'namespace' && e.namespace !== value) return false;
       if (field === 'label') {
+        // KubeSphere's `key!=value` still needs the key.
         const [k, v] = value.split('=');
-        if (k.endsWith('!') ? e.labels?.[k.slice(0, -1)] === v : e.labels?.[k] !== v) return false;
+        const label = e.labels?.[k.replace(/!$/, '')];
+        if (label === undefined || (k.endsWith('!') ? label === v : label !== v)) return false;
       }
     }
     return true;
@@ -152,19 +162,36 @@ test('pages, orders and totals equal a full filter and sort, for every sort key 
   checkAll();
 });
 
-test('the sorted views and the remembered name answers follow adds, updates and deletes', async () => {
+/** Keys of the pods in the informer (sentinels aside). */
+const podKeys = () => [...live.keys()].filter((k) => k !== 'alpha/sentinel');
+
+function update(key: string): void {
+  const e = inf.getByKey(key);
+  if (!e) throw new Error(`${key} is not cached`);
+  const meta = e.object().metadata ?? {};
+  tiny.put(pod(e.name, e.namespace, { uid: e.uid, creationTimestamp: String(meta.creationTimestamp) }));
+}
+
+test('the sorted views and the remembered name answers follow updates, replacements, adds and deletes', async () => {
   checkAll(); // builds every view and name answer before the changes
+  // Updates only: new statuses and start times, the same objects.
   await change(() => {
-    const keys = [...live.keys()].filter((k) => !k.startsWith('alpha/sentinel'));
-    for (const key of keys.slice(0, 40)) {
+    for (const key of podKeys().slice(0, 80)) update(key);
+  });
+  checkAll();
+  // Replacements only: the same names, new objects (new uid and creation time), as a relist can show them.
+  await change(() => {
+    for (const key of podKeys().slice(80, 160)) {
+      const { name, namespace } = live.get(key) ?? { name: '', namespace: '' };
+      putPod(name, namespace);
+    }
+  });
+  checkAll();
+  await change(() => {
+    for (const key of podKeys().slice(0, 40)) {
       const { name, namespace } = live.get(key) ?? { name: '', namespace: '' };
       tiny.del(name, namespace);
       live.delete(key);
-    }
-    // Updates: new phases and start times for the same names (new creation times too: a view must move them).
-    for (const key of keys.slice(40, 100)) {
-      const { name, namespace } = live.get(key) ?? { name: '', namespace: '' };
-      putPod(name, namespace);
     }
     for (let i = 0; i < 40; i++) putPod(`pod-1${i}`, pick(NAMESPACES));
   });
