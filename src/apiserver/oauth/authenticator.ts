@@ -74,12 +74,15 @@ export class PasswordAuthenticator {
     const window = opts.authenticateRateLimiterDuration;
     const sourceAddress = loginSource(client.sourceIP);
     const source = `source:${sourceAddress}`;
-    const sourceLock = await this.store.lockedUntil(source);
-    if (sourceLock !== undefined)
-      throw this.throttled('too many failed logins from this address', sourceLock);
     const user = this.users.lookup(login);
     const key = user?.metadata.name ?? login;
-    const userLock = await this.lockedUntil(login, user);
+    // Both locks read at once (one round trip to Redis); the failure counters are touched only on a failure.
+    const [sourceLock, userLock] = await Promise.all([
+      this.store.lockedUntil(source),
+      this.lockedUntil(login, user),
+    ]);
+    if (sourceLock !== undefined)
+      throw this.throttled('too many failed logins from this address', sourceLock);
     if (userLock !== undefined && (await this.store.failureCount(source, window)) > 0) {
       throw this.throttled(DESCRIPTIONS.rateLimited, userLock);
     }
