@@ -1,5 +1,5 @@
 // The real kubectl through kapiserver's HTTPS port with KubeSphere tokens, using the kubeconfig kapiserver serves at
-// /kapis/resources.kubesphere.io/v1alpha2/users/{user}/kubeconfig: the admin does the everyday verbs (get, describe,
+// /kapis/resources.kubesphere.io/v1alpha2/users/{user}/kubeconfig (its own credential): the admin does the everyday verbs (get, describe,
 // apply twice, delete, a watch that streams); a regular user is refused cluster-scoped reads with 403 and may do
 // what a RoleBinding in one namespace grants, nothing more; no token is a 401; `auth can-i`/`whoami` describe the
 // caller, not kapiserver's service account.
@@ -59,7 +59,7 @@ after(async () => {
   await stack?.close();
 });
 
-test("the served kubeconfig points at the HTTPS port with the CA and the caller's own token", {
+test("the served kubeconfig points at the HTTPS port with the CA and a credential of the caller's own", {
   skip: !hasKubectl && 'kubectl is not installed',
 }, async () => {
   const token = (await login(stack)).access_token;
@@ -72,7 +72,10 @@ test("the served kubeconfig points at the HTTPS port with the CA and the caller'
     Buffer.from(kc.clusters[0].cluster['certificate-authority-data'], 'base64').toString(),
     stack.caPem,
   );
-  assert.equal(kc.users[0].user.token, token);
+  // Its own long-lived kubeconfig token (test/e2e/kubeconfig-credential.test.ts), not the access token.
+  const own = kc.users[0].user.token ?? '';
+  assert.notEqual(own, token);
+  assert.equal(JSON.parse(Buffer.from(own.split('.')[1], 'base64url').toString()).username, 'admin');
   // alice may not fetch admin's kubeconfig.
   const aliceToken = (await login(stack, 'alice', 'Al1ce-passw0rd')).access_token;
   const res = await fetch(`${stack.url}${KUBECONFIG}/admin/kubeconfig`, { headers: bearer(aliceToken) });

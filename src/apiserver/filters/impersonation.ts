@@ -68,6 +68,19 @@ function attributesInfo(w: Wanted): RequestInfo {
   };
 }
 
+/** Whether `caller` may act as the KubeSphere user `name` (`impersonate` on users/<name>), as a header would ask. */
+export async function mayImpersonateUser(
+  ctx: ServerContext,
+  caller: UserInfo,
+  name: string,
+): Promise<boolean> {
+  const decision = await ctx.authorizer.authorize(
+    caller,
+    attributesInfo({ apiGroup: '', resource: 'users', name }),
+  );
+  return decision.allowed;
+}
+
 /**
  * The identity a request acts as: undefined when it asks for no impersonation, else the impersonated user once the
  * caller has been authorized for every part of it. Throws a 400 StatusError for malformed headers and the 403 (or

@@ -7,7 +7,8 @@
 // cost); verification is as strict as jose's jwtVerify.
 import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from 'node:crypto';
 
-export type TokenType = 'access_token' | 'refresh_token';
+/** `kubeconfig`: the long-lived credential of a downloaded kubeconfig (./tokens.ts), a bearer for API calls only. */
+export type TokenType = 'access_token' | 'refresh_token' | 'kubeconfig';
 
 export interface TokenClaims {
   username: string;
@@ -39,7 +40,7 @@ export interface IssuerOptions {
   clockSkewMs: () => number;
 }
 
-const TOKEN_TYPES = new Set(['access_token', 'refresh_token']);
+const TOKEN_TYPES = new Set(['access_token', 'refresh_token', 'kubeconfig']);
 const HS256_HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });

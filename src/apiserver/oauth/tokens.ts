@@ -16,6 +16,12 @@ export interface TokenResponse {
   expires_in: number;
 }
 
+/**
+ * Lifetime of a kubeconfig's credential: a year, as KubeSphere's kubeconfig client certificates. It is revocable
+ * like every token (logout, password change, deletion, RFC 7009 revocation), and bound to the user's credentials.
+ */
+export const KUBECONFIG_TOKEN_TTL_MS = 365 * 24 * 3600 * 1000;
+
 export class TokenService {
   constructor(
     private readonly issuer: TokenIssuer,
@@ -62,6 +68,24 @@ export class TokenService {
   }
 
   /**
+   * The credential of a downloaded kubeconfig: a token of its own kind (never the caller's access token, never a
+   * refresh token), bound to the user's uid and credentials and recorded in the store like any other, so every
+   * revocation of the user's tokens revokes it. Each download mints a new one.
+   */
+  async issueKubeconfigToken(user: UserObject): Promise<string> {
+    const username = user.metadata.name;
+    const { token } = await this.issuer.issue({
+      username,
+      tokenType: 'kubeconfig',
+      ttlMs: KUBECONFIG_TOKEN_TTL_MS,
+      uid: user.metadata.uid,
+      cred: credentialGeneration(user),
+    });
+    await this.store.add(username, token, KUBECONFIG_TOKEN_TTL_MS);
+    return token;
+  }
+
+  /**
    * Rotation: a refresh token works once. A second use of the same token means it leaked (or the client is
    * confused), so every token of that user is revoked (OAuth 2.0 Security BCP, refresh token reuse detection).
    */
@@ -97,7 +121,7 @@ export class TokenService {
   /** Resolves a bearer token to its user, or throws InvalidTokenError with a reason safe to return. */
   async authenticate(token: string): Promise<UserInfo> {
     const claims = await this.issuer.verify(token);
-    if (claims.tokenType !== 'access_token')
+    if (claims.tokenType === 'refresh_token')
       throw new InvalidTokenError('a refresh token is not an access token');
     if (!(await this.store.isActive(claims.username, token))) {
       throw new InvalidTokenError('token has been revoked or is unknown');

@@ -1,14 +1,18 @@
 // GET /kapis/resources.kubesphere.io/v1alpha2/users/{user}/kubeconfig (and the /kapi alias): a kubeconfig that
-// points kubectl at kapiserver's HTTPS port, with the CA when kapiserver generated its own, and the caller's own
-// bearer token when the caller asks for their own kubeconfig (as KubeSphere serves it to the logged-in user). Others'
-// kubeconfigs need a role that grants `get users/kubeconfig`; they come without a token (kapiserver never mints or
-// hands out another user's credentials). Answered as YAML text, like KubeSphere.
+// points kubectl at kapiserver's HTTPS port, with the CA when kapiserver generated its own, and a credential of its
+// own: a long-lived `kubeconfig` token (oauth/tokens.ts: a year, revoked with the user's other tokens), never the
+// caller's 2-hour access token. KubeSphere issues a client certificate instead; this is the same idea, revocable.
+// The route needs `get users/kubeconfig` (own user: every user's role grants it); the credential is minted for the
+// caller's own kubeconfig, or for another user's only when the caller may also `impersonate` that user (a right that
+// already lets it act as them). Without it, and for any impersonated request, the kubeconfig has no credentials.
+// Answered as YAML text, like KubeSphere.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { stringify } from 'yaml';
-import { notFound } from '../../k8s/status.ts';
+import { notFound, serviceUnavailable } from '../../k8s/status.ts';
 import type { ServerContext } from '../context.ts';
-import { USERS_REF } from '../iam/users.ts';
-import { bearerToken } from '../oauth/credentials.ts';
+import { mayImpersonateUser } from '../filters/impersonation.ts';
+import type { UserObject } from '../iam/users.ts';
+import { TokenStoreUnavailableError } from '../oauth/store/index.ts';
 
 export const KUBECONFIG_PATH = '/resources.kubesphere.io/v1alpha2/users/:user/kubeconfig';
 
@@ -43,14 +47,12 @@ export function registerKubeconfigRoute(app: FastifyInstance, ctx: ServerContext
   for (const prefix of ['/kapis', '/kapi']) {
     app.get(`${prefix}${KUBECONFIG_PATH}`, { schema: { hide: true } }, async (request, reply) => {
       const { user } = request.params as { user: string };
-      const caller = request.user;
       // Authorization already ran (own user, or a role granting users/kubeconfig); the user must exist.
-      if (!(await userExists(ctx, user))) throw notFound('iam.kubesphere.io', 'users', user);
+      const target = ctx.oauth.users.get(user);
+      if (!target) throw notFound('iam.kubesphere.io', 'users', user);
       const endpoint = ctx.secureEndpoint;
       if (!endpoint) throw notFound('', 'kubeconfig', 'kapiserver serves no HTTPS port');
-      // The caller's own token, only for their own kubeconfig: an impersonator's token never goes into another's.
-      const own = caller?.name === user && !request.impersonator;
-      const token = own ? bearerToken(request.headers.authorization) : undefined;
+      const token = (await mayMint(ctx, request, user)) ? await mint(ctx, target) : undefined;
       reply.type('text/plain; charset=utf-8');
       return buildKubeconfig({
         server: serverUrl(request, endpoint.port),
@@ -62,8 +64,20 @@ export function registerKubeconfigRoute(app: FastifyInstance, ctx: ServerContext
   }
 }
 
-async function userExists(ctx: ServerContext, name: string): Promise<boolean> {
-  const inf = ctx.cache.informer(USERS_REF);
-  await inf.waitForSync(10_000);
-  return inf.get('', name) !== undefined;
+/** Whether the caller gets a working credential for `user`'s kubeconfig. Impersonated requests never mint. */
+async function mayMint(ctx: ServerContext, request: FastifyRequest, user: string): Promise<boolean> {
+  const caller = request.user;
+  if (!caller || request.impersonator) return false;
+  return caller.name === user || mayImpersonateUser(ctx, caller, user);
+}
+
+async function mint(ctx: ServerContext, user: UserObject): Promise<string> {
+  const tokens = ctx.oauth.tokens;
+  if (!tokens) throw serviceUnavailable('token issuance is starting; retry shortly');
+  try {
+    return await tokens.issueKubeconfigToken(user);
+  } catch (err) {
+    if (err instanceof TokenStoreUnavailableError) throw serviceUnavailable('the token store is unavailable');
+    throw err;
+  }
 }
