@@ -1,0 +1,138 @@
+// The dev cluster's admission parts in-process: quantities parsed and printed as Kubernetes' Quantity does, quota
+// scopes, the last slot of a quota taken by exactly one of many concurrent creates, and LimitRange bounds on claims
+// and on a pod's sum.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { formatAmount, parseAmount } from '../../src/devcluster/admission/amounts.ts';
+import { StatusError } from '../../src/k8s/status.ts';
+import { devRequest, startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
+import { defOf } from '../helpers/workloads.ts';
+
+type Obj = Record<string, unknown>;
+
+describe('quantities', () => {
+  it('parses and prints as Kubernetes canonicalises them', () => {
+    const cases: [string, string][] = [
+      ['1000m', '1'],
+      ['1500m', '1500m'],
+      ['0.5', '500m'],
+      ['2000', '2k'],
+      ['128Mi', '128Mi'],
+      ['0.5Gi', '512Mi'],
+      ['1536', '1536'],
+      ['2G', '2G'],
+      ['1e3', '1k'],
+    ];
+    for (const [input, printed] of cases) {
+      const a = parseAmount(input);
+      assert.ok(a, input);
+      assert.equal(formatAmount(a), printed, input);
+    }
+    for (const bad of ['', 'abc', '1Zi', '--1', '.']) assert.equal(parseAmount(bad), undefined, bad);
+    assert.equal(parseAmount('-1')?.milli, -1000n);
+  });
+});
+
+describe('quota and limit range admission in-process', { timeout: 120_000 }, () => {
+  let dev: TestDevCluster;
+  const create = (resource: string, ns: string, body: Obj) =>
+    dev.rest.create(defOf(dev, '', resource), ns, body);
+  const refusal = (fn: () => unknown): string => {
+    try {
+      fn();
+    } catch (err) {
+      assert.ok(err instanceof StatusError);
+      assert.equal(err.code, 403);
+      return err.message;
+    }
+    assert.fail('expected a refusal');
+  };
+  const pod = (name: string, extra: Obj = {}, resources: Obj = {}) => ({
+    metadata: { name },
+    spec: { containers: [{ name: 'app', image: 'nginx', resources }], ...extra },
+  });
+
+  before(async () => {
+    dev = await startTestDevCluster({ seedDemoData: false });
+    for (const ns of ['scopes', 'race', 'claims']) create('namespaces', '', { metadata: { name: ns } });
+  });
+  after(() => dev?.close());
+
+  it('charges scoped quotas only with the pods in scope', () => {
+    create('resourcequotas', 'scopes', {
+      metadata: { name: 'besteffort' },
+      spec: { hard: { pods: '1' }, scopes: ['BestEffort'] },
+    });
+    create('resourcequotas', 'scopes', {
+      metadata: { name: 'terminating' },
+      spec: { hard: { pods: '1' }, scopes: ['Terminating'] },
+    });
+    create('pods', 'scopes', pod('be1'));
+    assert.match(
+      refusal(() => create('pods', 'scopes', pod('be2'))),
+      /exceeded quota: besteffort/,
+    );
+    // Burstable and not terminating: neither quota applies.
+    create('pods', 'scopes', pod('burst1', {}, { requests: { cpu: '100m' } }));
+    create('pods', 'scopes', pod('burst2', {}, { requests: { cpu: '100m' } }));
+    create('pods', 'scopes', pod('job1', { activeDeadlineSeconds: 60 }, { requests: { cpu: '100m' } }));
+    assert.match(
+      refusal(() =>
+        create('pods', 'scopes', pod('job2', { activeDeadlineSeconds: 60 }, { requests: { cpu: '1' } })),
+      ),
+      /exceeded quota: terminating, requested: pods=1, used: pods=1, limited: pods=1/,
+    );
+  });
+
+  it('lets exactly one of many concurrent creates take the last slot', async () => {
+    create('resourcequotas', 'race', { metadata: { name: 'q' }, spec: { hard: { 'count/secrets': '1' } } });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        devRequest(dev, 'POST', '/api/v1/namespaces/race/secrets', { metadata: { name: `s${i}` } }),
+      ),
+    );
+    const codes = answers.map((a) => a.status).sort();
+    assert.deepEqual(codes, [201, 403, 403, 403, 403, 403, 403, 403]);
+    const refused = answers.find((a) => a.status === 403)?.body as Obj;
+    assert.equal(refused.reason, 'Forbidden');
+    assert.match(
+      String(refused.message),
+      /exceeded quota: q, requested: count\/secrets=1, used: count\/secrets=1, limited: count\/secrets=1/,
+    );
+  });
+
+  it('bounds claims and the sum of a pod', () => {
+    create('limitranges', 'claims', {
+      metadata: { name: 'lr' },
+      spec: {
+        limits: [
+          { type: 'PersistentVolumeClaim', max: { storage: '1Gi' } },
+          { type: 'Pod', max: { memory: '1Gi' } },
+        ],
+      },
+    });
+    const claim = (name: string, storage: string) => ({
+      metadata: { name },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } },
+    });
+    create('persistentvolumeclaims', 'claims', claim('small', '512Mi'));
+    assert.match(
+      refusal(() => create('persistentvolumeclaims', 'claims', claim('big', '2Gi'))),
+      /^persistentvolumeclaims "big" is forbidden: maximum storage usage per PersistentVolumeClaim is 1Gi, but request is 2Gi$/,
+    );
+    const twoContainers = {
+      metadata: { name: 'pair' },
+      spec: {
+        containers: ['a', 'b'].map((name) => ({
+          name,
+          image: 'nginx',
+          resources: { limits: { memory: '768Mi' } },
+        })),
+      },
+    };
+    assert.match(
+      refusal(() => create('pods', 'claims', twoContainers)),
+      /maximum memory usage per Pod is 1Gi, but limit is 1536Mi/,
+    );
+  });
+});
