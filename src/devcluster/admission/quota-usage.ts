@@ -177,6 +177,19 @@ function chargedResources(names: string[]): string[] {
   return [...out];
 }
 
+/** Stored objects' usage (stored objects are replaced, never changed, on write); deleted pods' depends on the time. */
+const usageCache = new WeakMap<Obj, Amounts>();
+
+function storedUsage(res: string, o: Obj, now: number): Amounts {
+  if ((o.metadata as Obj | undefined)?.deletionTimestamp) return usageOf(res, o, now);
+  let u = usageCache.get(o);
+  if (!u) {
+    u = usageOf(res, o, now);
+    usageCache.set(o, u);
+  }
+  return u;
+}
+
 /** What the namespace's stored objects charge against `quota`, for each of its hard names. */
 export function quotaUsed(store: Store, ns: string, quota: Obj, now: number): Amounts {
   const hard = hardOf(quota);
@@ -185,7 +198,7 @@ export function quotaUsed(store: Store, ns: string, quota: Obj, now: number): Am
   for (const res of chargedResources([...hard.keys()])) {
     for (const e of store.list(res, ns) as Entry[]) {
       if (!inScope(quota, res, e.obj)) continue;
-      for (const [name, a] of usageOf(res, e.obj, now))
+      for (const [name, a] of storedUsage(res, e.obj, now))
         if (hard.has(name)) used.set(name, addAmount(used.get(name), a));
     }
   }
