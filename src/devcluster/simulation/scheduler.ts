@@ -1,8 +1,10 @@
 // The dev cluster's kube-scheduler: binds each pending pod of the default scheduler to a Ready, schedulable node
 // that fits (its filters in kube-scheduler's order: unschedulable, taints, node affinity/selector, resources),
-// preferring the least allocated node. A pod that fits nowhere stays Pending with PodScheduled=False/Unschedulable
-// and a FailedScheduling event worded as kube-scheduler words it; it is tried again when a node changes or a
-// bound pod goes away. Requests per node are kept incrementally from pod events, as the scheduler's cache is.
+// preferring the least allocated node among the first feasible ones it finds (kube-scheduler's adaptive share of a
+// large cluster's nodes, each search going on where the last one stopped). A pod that fits nowhere stays Pending
+// with PodScheduled=False/Unschedulable and a FailedScheduling event worded as kube-scheduler words it; it is tried
+// again when a node changes or a bound pod goes away. Requests per node are kept incrementally from pod events, as
+// the scheduler's cache is.
 
 import { type PodUsage, podUsage } from '../../k8s/pod-resources.ts';
 import { bytes, cpuMillis } from '../../k8s/quantity.ts';
@@ -154,8 +156,23 @@ export function unschedulableMessage(total: number, perNode: string[][]): string
   return `${head} preemption: 0/${total} nodes are available: ${preemption.join(', ')}.`;
 }
 
+/**
+ * How many feasible nodes kube-scheduler looks for before it stops filtering (its adaptive percentageOfNodesToScore:
+ * 50% less 1% per 125 nodes, at least 5% and at least 100 nodes); the pod goes to the best of those.
+ */
+export function feasibleNodesToFind(nodes: number): number {
+  if (nodes < 100) return nodes;
+  const percent = Math.max(5, 50 - Math.floor(nodes / 125));
+  return Math.max(100, Math.floor((nodes * percent) / 100));
+}
+
+/** The share of a resource left free on a node after placing the pod (0 when the node has none). */
+const freeShare = (used: number, total: number) => (total > 0 ? Math.max(0, total - used) / total : 0);
+
 export function schedulerController(): Controller {
   const bound = new Map<string, Bound>();
+  /** Where the next pod's search starts: each search goes on from where the last one stopped, as kube-scheduler's. */
+  let nextStart = 0;
   const loads = new Map<string, NodeLoad>();
   /** Pods that fit nowhere at their last attempt: tried again when capacity may have changed. */
   const waiting = new Set<string>();
@@ -222,14 +239,19 @@ export function schedulerController(): Controller {
       const nodes = ctx.store.list('/nodes').filter((n) => !(n.obj.metadata as Obj).deletionTimestamp);
       const perNode: string[][] = [];
       let best: { name: string; siblings: number; score: number; pods: number } | undefined;
-      for (const n of nodes) {
+      const want = feasibleNodesToFind(nodes.length);
+      let feasible = 0;
+      let processed = 0;
+      for (; processed < nodes.length && feasible < want; processed++) {
+        const n = nodes[(nextStart + processed) % nodes.length];
         const load = loads.get(n.name) ?? emptyLoad();
         const reasons = misfits(e.obj, usage, n.obj, load);
         perNode.push(reasons);
         if (reasons.length) continue;
+        feasible++;
         const alloc = allocatableOf(n.obj);
-        const free = (used: number, total: number) => (total > 0 ? Math.max(0, total - used) / total : 0);
-        const s = free(load.scoreCpu + score.cpu, alloc.cpu) + free(load.scoreMem + score.mem, alloc.mem);
+        const s =
+          freeShare(load.scoreCpu + score.cpu, alloc.cpu) + freeShare(load.scoreMem + score.mem, alloc.mem);
         // Default topology spreading first (fewest replicas of the same owner), then the least allocated node.
         const siblings = owner ? (load.owners.get(owner) ?? 0) : 0;
         if (
@@ -239,6 +261,7 @@ export function schedulerController(): Controller {
         )
           best = { name: n.name, siblings, score: s, pods: load.pods };
       }
+      if (nodes.length) nextStart = (nextStart + processed) % nodes.length;
       if (best) {
         waiting.delete(key);
         const assigned = bindPod(ctx.rest, ns, name, best.name, { fieldManager: SCHEDULER });
