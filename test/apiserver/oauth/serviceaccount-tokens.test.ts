@@ -9,8 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
-import type { KubeRest } from '../../../src/apiserver/cluster/index.ts';
+import { ClusterConnection, type KubeRest } from '../../../src/apiserver/cluster/index.ts';
+import { InvalidTokenError } from '../../../src/apiserver/oauth/jwt.ts';
+import { ServiceAccountTokens } from '../../../src/apiserver/oauth/serviceaccount-tokens.ts';
 import { type DevCluster, startDevCluster } from '../../../src/devcluster/index.ts';
+import { FakeClock } from '../../helpers/clock.ts';
 import { bearer, devRest, eventually, login } from '../../helpers/oauth.ts';
 import { type Spy, startSpy } from '../../helpers/spy.ts';
 import { startTestStack, type TestStack } from '../../helpers/stack.ts';
@@ -185,6 +188,28 @@ test('turned off, a service-account token is a 401 and never reviewed', async ()
     config.set(on);
   }
   assert.equal((await get('/metrics', token)).status, 200);
+});
+
+test('cached results expire: an answer after 10 s, a refusal after 3 s, a deleted account is refused then', async () => {
+  const clock = new FakeClock();
+  const reviewer = new ServiceAccountTokens(ClusterConnection.fromFile(spy.kubeconfigPath), clock);
+  await rest.create(`/api/v1/namespaces/${NS}/serviceaccounts`, { metadata: { name: 'ephemeral' } });
+  const token = await serviceAccountToken('ephemeral');
+  const before = reviewsSeen();
+  assert.equal((await reviewer.authenticate(token)).name, `system:serviceaccount:${NS}:ephemeral`);
+  await rest.delete(`/api/v1/namespaces/${NS}/serviceaccounts/ephemeral`);
+  clock.advance(9_000);
+  assert.equal((await reviewer.authenticate(token)).name, `system:serviceaccount:${NS}:ephemeral`, 'cached');
+  assert.equal(reviewsSeen(), before + 1);
+  clock.advance(1_001);
+  await assert.rejects(reviewer.authenticate(token), InvalidTokenError);
+  assert.equal(reviewsSeen(), before + 2, 'reviewed again after 10 s');
+  clock.advance(2_900);
+  await assert.rejects(reviewer.authenticate(token), InvalidTokenError);
+  assert.equal(reviewsSeen(), before + 2, 'the refusal is cached');
+  clock.advance(200);
+  await assert.rejects(reviewer.authenticate(token), InvalidTokenError);
+  assert.equal(reviewsSeen(), before + 3, 'reviewed again after 3 s');
 });
 
 test('the orchestrator not answering is a 503 with Retry-After, not a 401; the token is not logged', async () => {
