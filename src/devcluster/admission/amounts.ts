@@ -57,32 +57,27 @@ export const amount = (units: number, format: QuantityFormat = 'DecimalSI'): Amo
 
 export const ZERO: Amount = { milli: 0n, format: 'DecimalSI' };
 
-/** Kubernetes' Quantity.String(): the largest suffix that keeps the number whole. */
-export function formatAmount(a: Amount): string {
-  const neg = a.milli < 0n;
-  const m = neg ? -a.milli : a.milli;
-  const sign = neg ? '-' : '';
-  if (m === 0n) return '0';
-  if (a.format === 'BinarySI' && m % 1000n === 0n && m >= 1024_000n) {
-    let units = m / 1000n;
-    let i = 0;
-    const suffixes = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
-    while (i < suffixes.length - 1 && units % 1024n === 0n) {
-      units /= 1024n;
-      i++;
-    }
-    return `${sign}${units}${suffixes[i]}`;
-  }
-  // Decimal: thousandths, then whole units scaled by 10^3 while they stay whole.
-  if (m % 1000n !== 0n) return `${sign}${m}m`;
-  let units = m / 1000n;
+const BINARY_SUFFIXES = ['', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
+const DECIMAL_SUFFIXES = ['', 'k', 'M', 'G', 'T', 'P', 'E'];
+
+/** Whole `units` with the largest suffix of `base` (1024 or 1000) that keeps the number whole. */
+function scaled(units: bigint, base: bigint, suffixes: string[]): string {
   let i = 0;
-  const suffixes = ['', 'k', 'M', 'G', 'T', 'P', 'E'];
-  while (i < suffixes.length - 1 && units % 1000n === 0n) {
-    units /= 1000n;
+  while (i < suffixes.length - 1 && units % base === 0n) {
+    units /= base;
     i++;
   }
-  return `${sign}${units}${suffixes[i]}`;
+  return `${units}${suffixes[i]}`;
+}
+
+/** Kubernetes' Quantity.String(): binary quantities of at least 1Ki in binary suffixes, the rest decimal. */
+export function formatAmount(a: Amount): string {
+  const sign = a.milli < 0n ? '-' : '';
+  const m = a.milli < 0n ? -a.milli : a.milli;
+  if (m === 0n) return '0';
+  if (m % 1000n !== 0n) return `${sign}${m}m`;
+  if (a.format === 'BinarySI' && m >= 1024_000n) return sign + scaled(m / 1000n, 1024n, BINARY_SUFFIXES);
+  return sign + scaled(m / 1000n, 1000n, DECIMAL_SUFFIXES);
 }
 
 /** Sum keeping the first operand's format, as Quantity.Add does. */
