@@ -11,8 +11,11 @@
 // Where /proc exists, each run also records the CPU time per request of every process involved (dev cluster,
 // kapiserver = this process, autocannon): when all of them share few cores, throughput follows CPU per request, and
 // `cpuBoundRatio` is the ratio those costs alone permit on this machine's cores. Prints JSON + a summary.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// BENCH_CPU_PROF=<dir>: one more kapiserver run per target, CPU-profiled in this process (node:inspector) while only
+// kapiserver is loaded, written as <dir>/<target>.cpuprofile (the bare forwarder, idle then, adds nothing to it).
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
+import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +32,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 60);
 const TARGET = { ofDirect: 0.6, ofBareForwarder: 0.9 };
+const CPU_PROF = process.env.BENCH_CPU_PROF;
 
 /** Microseconds of CPU per request of each process during one run. */
 type CpuPerRequest = Record<'devcluster' | 'kapiserver' | 'autocannon', number>;
@@ -106,6 +110,23 @@ async function measure(url: string, token: string, caFile: string, devPid: numbe
       autocannon: us(self1.children - self0.children),
     },
   };
+}
+
+/** Runs `load` with this process's CPU profiled; writes the profile to `<CPU_PROF>/<name>.cpuprofile`. */
+async function profiled(name: string, load: () => Promise<unknown>): Promise<void> {
+  if (!CPU_PROF) return;
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    await load();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    mkdirSync(CPU_PROF, { recursive: true });
+    writeFileSync(join(CPU_PROF, `${name}.cpuprofile`), JSON.stringify(profile));
+  }
 }
 
 /**
@@ -222,6 +243,7 @@ async function main() {
           runs[name].push(await measure(url, bearer, caFile, devPid));
         }
       }
+      await profiled(name, () => applyLoad(...paths.kapiserver, caFile));
       const direct = medianOf(runs.direct.map((m) => m.load));
       const bareForwarder = medianOf(runs.bareForwarder.map((m) => m.load));
       const kapiserver = medianOf(runs.kapiserver.map((m) => m.load));

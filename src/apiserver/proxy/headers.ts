@@ -123,6 +123,16 @@ export function rewriteForUpstream<T extends Record<string, unknown>>(
   return copy;
 }
 
+/** The same rule in place, on response headers the caller owns (pass-through.ts): hop-by-hop ones are deleted. */
+export function stripResponseHopByHop(headers: Record<string, string | string[] | undefined>): void {
+  const listed =
+    headers.connection === undefined ? undefined : connectionListed(headers as IncomingHttpHeaders);
+  for (const name in headers) {
+    const n = name.toLowerCase();
+    if (HOP_BY_HOP.has(n) || listed?.has(n) === true) delete headers[name];
+  }
+}
+
 /** Response headers: hop-by-hop ones are not copied back to the client. */
 export function responseHeaders(
   headers: Record<string, string | string[] | undefined>,
