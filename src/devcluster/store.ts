@@ -55,7 +55,11 @@ export class Store {
   private readonly db: Database.Database;
   private readonly data = new Map<string, Map<string, Entry>>();
   private readonly lastWrite = new Map<string, number>();
-  private readonly sorted = new Map<string, Entry[]>();
+  /**
+   * Each resource's objects in list order, kept in order at each write. An array a caller was given is never changed
+   * afterwards (the next write works on a copy), so a list stays as it was while its caller writes.
+   */
+  private readonly sorted = new Map<string, { entries: Entry[]; handedOut: boolean }>();
   /** Client subscribers (watches): events of committed writes only. */
   private readonly listeners = new Set<Listener>();
   /** In-process observers (the controllers): every write as it is made, committed or not. */
@@ -148,12 +152,30 @@ export class Store {
 
   /** Current objects of a resource, sorted by namespace then name (the order Kubernetes lists in). */
   list(res: string, ns?: string): Entry[] {
-    let all = this.sorted.get(res);
-    if (!all) {
-      all = [...(this.data.get(res)?.values() ?? [])].sort(compareEntries);
-      this.sorted.set(res, all);
+    let s = this.sorted.get(res);
+    if (!s) {
+      s = { entries: [...(this.data.get(res)?.values() ?? [])].sort(compareEntries), handedOut: false };
+      this.sorted.set(res, s);
     }
-    return ns === undefined ? all : all.filter((e) => e.ns === ns);
+    if (ns !== undefined) return s.entries.slice(position(s.entries, ns, ''), position(s.entries, ns));
+    s.handedOut = true;
+    return s.entries;
+  }
+
+  /** Puts a written entry in its place in the resource's list order (or takes a removed one out). */
+  private reorder(res: string, entry: Entry, removed: boolean): void {
+    const s = this.sorted.get(res);
+    if (!s) return;
+    if (s.handedOut) {
+      s.entries = s.entries.slice();
+      s.handedOut = false;
+    }
+    const i = position(s.entries, entry.ns, entry.name);
+    const here = i < s.entries.length && s.entries[i].ns === entry.ns && s.entries[i].name === entry.name;
+    if (removed) {
+      if (here) s.entries.splice(i, 1);
+    } else if (here) s.entries[i] = entry;
+    else s.entries.splice(i, 0, entry);
   }
 
   /** Names of resources that currently hold objects in a namespace (for namespace deletion). */
@@ -304,7 +326,7 @@ export class Store {
     if (removed) b.delete(key(entry.ns, entry.name));
     else b.set(key(entry.ns, entry.name), entry);
     this.lastWrite.set(res, entry.rv);
-    this.sorted.delete(res);
+    this.reorder(res, entry, removed);
     if (++this.writesSinceCompact >= 1000) this.compact();
     const ev: StoreEvent = {
       type,
@@ -348,6 +370,19 @@ export class Store {
     this.observers.clear();
     if (this.db.open) this.db.close();
   }
+}
+
+/** The index of the first entry not before `ns`/`name` in list order; without `name`, the first after all of `ns`. */
+function position(entries: Entry[], ns: string, name?: string): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const e = entries[mid];
+    if (e.ns < ns || (e.ns === ns && (name === undefined || e.name < name))) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function compareEntries(a: Entry, b: Entry): number {

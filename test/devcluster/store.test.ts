@@ -85,4 +85,27 @@ describe('Store', () => {
     assert.equal(s.eventsSince('/configmaps', 4).length, 2);
     s.close();
   });
+  it('keeps list order through writes, and a list already given out unchanged', () => {
+    const s = new Store(join(dir, 'order.db'));
+    const names = (es: { ns: string; name: string }[]) => es.map((e) => `${e.ns}/${e.name}`);
+    for (const [ns, name] of [
+      ['b', 'y'],
+      ['a', 'z'],
+      ['b', 'x'],
+      ['c', 'a'],
+      ['a', 'b'],
+    ])
+      s.put('/configmaps', ns, name, { metadata: { name, namespace: ns } });
+    const given = s.list('/configmaps');
+    assert.deepEqual(names(given), ['a/b', 'a/z', 'b/x', 'b/y', 'c/a']);
+    s.put('/configmaps', 'b', 'w', { metadata: { name: 'w', namespace: 'b' } });
+    s.remove('/configmaps', 'a', 'b');
+    s.put('/configmaps', 'c', 'a', { metadata: { name: 'a', namespace: 'c' }, data: { v: '2' } });
+    assert.deepEqual(names(given), ['a/b', 'a/z', 'b/x', 'b/y', 'c/a'], 'the earlier list is a snapshot');
+    assert.deepEqual(names(s.list('/configmaps')), ['a/z', 'b/w', 'b/x', 'b/y', 'c/a']);
+    assert.deepEqual(names(s.list('/configmaps', 'b')), ['b/w', 'b/x', 'b/y']);
+    assert.deepEqual(names(s.list('/configmaps', 'bb')), []);
+    assert.equal(s.list('/configmaps', 'c')[0].rv, s.currentRv, 'an update replaces the entry in place');
+    s.close();
+  });
 });
