@@ -12,7 +12,7 @@
 //                   is offered as an ADDED event (the informer's initial list).
 //   ControllerContext: rest, store, registry, now() (the dev cluster's clock, ms), def(group, resource), logger,
 //                   dependents(uid) (the stored objects whose ownerReferences name that uid, of every resource),
-//                   byUid(uid) (the stored object with that uid).
+//                   byUid(uid) (the stored object with that uid), orphans(res, ns) (those no controller owns).
 //   ControllerManager: add(), start(), stop(), resync() (re-offer every object, as an informer's resync does),
 //                   idle() (resolves when the queue is empty and nothing is due: for tests and benchmarks).
 //   Helpers: objectKey, splitKey, ownKey (the event's own key), controllerOf / controllerKey (the controlling owner),
@@ -42,6 +42,8 @@ export interface ControllerContext {
   dependents(uid: string): ObjectRef[];
   /** The stored object (any resource) with this uid, if any. */
   byUid(uid: string): ObjectRef | undefined;
+  /** The stored objects of resource `res` in namespace `ns` that no controller owns (candidates for adoption). */
+  orphans(res: string, ns: string): ObjectRef[];
 }
 
 /** A stored object's address: storage key, namespace ('' when cluster-scoped) and name. */
@@ -52,7 +54,7 @@ export interface ObjectRef {
 }
 
 /** What the manager's owner index answers (not given by the caller). */
-export type IndexReads = 'dependents' | 'byUid';
+export type IndexReads = 'dependents' | 'byUid' | 'orphans';
 
 export interface Watch {
   /** Storage key of the watched resource (`group/resource`, '/pods' for core), or '*' for every resource. */
@@ -153,14 +155,19 @@ function ownerUids(o: Obj | undefined): string[] {
   return refs.filter((r) => isObj(r) && typeof r.uid === 'string').map((r) => (r as Obj).uid as string);
 }
 
-/** ownerReference uid -> dependents, and uid -> object, as the garbage collector's graph builder keeps them. */
+/**
+ * ownerReference uid -> dependents, and uid -> object, as the garbage collector's graph builder keeps them; and the
+ * objects without a controller per resource and namespace, so adoption need not scan every object.
+ */
 export class OwnerIndex {
   private readonly byOwner = new Map<string, Map<string, ObjectRef>>();
   private readonly uids = new Map<string, ObjectRef>();
+  private readonly orphaned = new Map<string, Map<string, ObjectRef>>();
 
   observe(ev: StoreEvent): void {
     const ref: ObjectRef = { res: ev.res, ns: ev.ns, name: ev.name };
     const id = refId(ref);
+    this.observeOrphan(ev, ref);
     const uid = (ev.obj.metadata as Obj | undefined)?.uid;
     if (typeof uid === 'string') {
       if (ev.type === 'DELETED') this.uids.delete(uid);
@@ -182,6 +189,22 @@ export class OwnerIndex {
 
   dependents(uid: string): ObjectRef[] {
     return [...(this.byOwner.get(uid)?.values() ?? [])];
+  }
+
+  orphans(res: string, ns: string): ObjectRef[] {
+    return [...(this.orphaned.get(`${res}\u0000${ns}`)?.values() ?? [])];
+  }
+
+  private observeOrphan(ev: StoreEvent, ref: ObjectRef): void {
+    const k = `${ev.res}\u0000${ev.ns}`;
+    let m = this.orphaned.get(k);
+    if (ev.type !== 'DELETED' && !controllerOf(ev.obj)) {
+      if (!m) {
+        m = new Map();
+        this.orphaned.set(k, m);
+      }
+      m.set(ev.name, ref);
+    } else if (m?.delete(ev.name) && m.size === 0) this.orphaned.delete(k);
   }
 
   byUid(uid: string): ObjectRef | undefined {
@@ -221,6 +244,7 @@ export class ControllerManager {
       ...ctx,
       dependents: (uid) => this.owners.dependents(uid),
       byUid: (uid) => this.owners.byUid(uid),
+      orphans: (res, ns) => this.owners.orphans(res, ns),
     };
   }
 

@@ -107,7 +107,12 @@ export function adoptOrphans(
   const selector = (owner.spec as Obj).selector;
   const [group, resource] = res.split('/');
   let adopted = 0;
-  for (const e of ctx.store.list(res, String(meta.namespace))) {
+  const candidates = ctx
+    .orphans(res, String(meta.namespace))
+    .map((r) => ctx.store.get(r.res, r.ns, r.name))
+    .filter((e) => e !== undefined)
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const e of candidates) {
     if (adopted >= limit) break;
     const m = e.obj.metadata as Obj;
     if (controllerOf(e.obj) || m.deletionTimestamp || !selectorMatches(selector, m.labels)) continue;

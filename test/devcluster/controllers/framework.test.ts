@@ -7,8 +7,10 @@ import {
   type ControllerContext,
   ControllerManager,
   type IndexReads,
+  OwnerIndex,
   ownKey,
 } from '../../../src/devcluster/controllers/framework.ts';
+import type { StoreEvent } from '../../../src/devcluster/store.ts';
 import { StatusError } from '../../../src/k8s/status.ts';
 import { devRequest, startTestDevCluster, type TestDevCluster } from '../../helpers/devcluster.ts';
 
@@ -131,5 +133,41 @@ describe('controller framework', { timeout: 60_000 }, () => {
     await m.idle();
     assert.equal(done, total);
     m.stop();
+  });
+  it('indexes the objects no controller owns, per resource and namespace', () => {
+    const index = new OwnerIndex();
+    const pod = (name: string, controller: boolean) => ({
+      metadata: {
+        name,
+        uid: `uid-${name}`,
+        ownerReferences: [
+          { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'rs', uid: 'rs-uid', controller },
+        ],
+      },
+    });
+    const ev = (type: StoreEvent['type'], obj: ReturnType<typeof pod>, ns = 'a'): StoreEvent => ({
+      type,
+      res: '/pods',
+      ns,
+      name: obj.metadata.name,
+      rv: 1,
+      obj,
+      json: '',
+    });
+    index.observe(ev('ADDED', pod('free', false)));
+    index.observe(ev('ADDED', pod('owned', true)));
+    index.observe(ev('ADDED', pod('elsewhere', false), 'b'));
+    index.observe(ev('ADDED', pod('adopted', false)));
+    index.observe(ev('MODIFIED', pod('adopted', true)));
+    assert.deepEqual(
+      index.orphans('/pods', 'a').map((r) => r.name),
+      ['free'],
+    );
+    index.observe(ev('DELETED', pod('free', false)));
+    assert.deepEqual(index.orphans('/pods', 'a'), []);
+    assert.deepEqual(
+      index.orphans('/pods', 'b').map((r) => r.name),
+      ['elsewhere'],
+    );
   });
 });
