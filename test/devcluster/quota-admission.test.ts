@@ -131,6 +131,11 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
     const stored = await json('q4', ['get', 'limits', 'limits']);
     assert.deepEqual(stored.spec.limits[0].defaultRequest, { memory: '128Mi', cpu: '500m' });
 
+    assert.match(
+      await ok('q4', ['describe', 'limits', 'limits']),
+      /Container\s+cpu\s+-\s+1\s+500m\s+500m\s+-/,
+    );
+
     await ok('q4', ['create', '-f', '-'], pod('plain'));
     const p = await json('q4', ['get', 'pod', 'plain']);
     assert.deepEqual(p.spec.containers[0].resources, {

@@ -26,12 +26,15 @@ const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6
 
 const QUANTITY = /^([+-]?)(\d*)(?:\.(\d*))?(?:(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE])|[eE]([+-]?\d{1,3}))?$/;
 
+const MAX_LENGTH = 64;
+
 const ceilDiv = (n: bigint, d: bigint) => (n >= 0n ? (n + d - 1n) / d : -(-n / d));
 
 /** The amount a quantity string (or a JSON number) stands for; undefined when it is not a quantity. */
 export function parseAmount(q: unknown): Amount | undefined {
   const s = typeof q === 'number' && Number.isFinite(q) ? String(q) : q;
-  if (typeof s !== 'string') return undefined;
+  // Longer strings are no quantity anyone writes (and would cost BigInt work).
+  if (typeof s !== 'string' || s.length > MAX_LENGTH) return undefined;
   const m = QUANTITY.exec(s);
   if (!m || (m[2] === '' && !m[3])) return undefined;
   const frac = m[3] ?? '';

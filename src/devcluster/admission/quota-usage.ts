@@ -190,16 +190,22 @@ function storedUsage(res: string, o: Obj, now: number): Amounts {
   return u;
 }
 
-/** What the namespace's stored objects charge against `quota`, for each of its hard names. */
-export function quotaUsed(store: Store, ns: string, quota: Obj, now: number): Amounts {
-  const hard = hardOf(quota);
+/** What the namespace's stored objects charge against `quota`, for `names` (default: each of its hard names). */
+export function quotaUsed(
+  store: Store,
+  ns: string,
+  quota: Obj,
+  now: number,
+  names: string[] = [...hardOf(quota).keys()],
+): Amounts {
+  const wanted = new Set(names);
   const used: Amounts = new Map();
-  for (const name of hard.keys()) used.set(name, ZERO);
-  for (const res of chargedResources([...hard.keys()])) {
+  for (const name of names) used.set(name, ZERO);
+  for (const res of chargedResources(names)) {
     for (const e of store.list(res, ns) as Entry[]) {
       if (!inScope(quota, res, e.obj)) continue;
       for (const [name, a] of storedUsage(res, e.obj, now))
-        if (hard.has(name)) used.set(name, addAmount(used.get(name), a));
+        if (wanted.has(name)) used.set(name, addAmount(used.get(name), a));
     }
   }
   return used;

@@ -27,7 +27,7 @@ export function quotaRefusal(store: Store, res: string, ns: string, o: Obj, now:
     }
     const requested = tracked.filter((name) => delta.has(name));
     if (requested.length === 0) continue;
-    const used = quotaUsed(store, ns, q.obj, now);
+    const used = quotaUsed(store, ns, q.obj, now, requested);
     const exceeded = requested.filter((name) => {
       const limit = hard.get(name);
       return (
