@@ -1,6 +1,6 @@
 // The dev cluster's admission parts in-process: quantities parsed and printed as Kubernetes' Quantity does, quota
-// scopes, the last slot of a quota taken by exactly one of many concurrent creates, and LimitRange bounds on claims
-// and on a pod's sum.
+// scopes, the last slot of a quota taken by exactly one of many concurrent creates, claims' storage quota, and
+// LimitRange bounds on claims and on a pod's sum.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { formatAmount, parseAmount } from '../../src/devcluster/admission/amounts.ts';
@@ -121,6 +121,17 @@ describe('quota and limit range admission in-process', { timeout: 120_000 }, () 
       refusal(() => create('persistentvolumeclaims', 'claims', claim('big', '2Gi'))),
       /^persistentvolumeclaims "big" is forbidden: maximum storage usage per PersistentVolumeClaim is 1Gi, but request is 2Gi$/,
     );
+    // A storage quota charges claims only: pods pass it untouched.
+    create('resourcequotas', 'claims', {
+      metadata: { name: 'storage' },
+      spec: { hard: { 'requests.storage': '1Gi' } },
+    });
+    create('persistentvolumeclaims', 'claims', claim('mid', '512Mi'));
+    assert.match(
+      refusal(() => create('persistentvolumeclaims', 'claims', claim('more', '1Mi'))),
+      /exceeded quota: storage, requested: requests.storage=1Mi, used: requests.storage=1Gi, limited: requests.storage=1Gi$/,
+    );
+    create('pods', 'claims', pod('fits', {}, { limits: { memory: '256Mi' } }));
     const twoContainers = {
       metadata: { name: 'pair' },
       spec: {

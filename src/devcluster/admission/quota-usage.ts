@@ -56,7 +56,11 @@ function isPodResource(name: string): boolean {
   const dot = name.indexOf('.');
   if (dot < 0) return name.startsWith('hugepages-');
   const prefix = name.slice(0, dot);
-  return prefix === 'requests' || (prefix === 'limits' && COMPUTE.includes(name.slice(dot + 1)));
+  const rest = name.slice(dot + 1);
+  // requests.<extended resource> (a domain-qualified name), never requests.storage (claims').
+  if (prefix === 'requests')
+    return COMPUTE.includes(rest) || rest.startsWith('hugepages-') || rest.includes('/');
+  return prefix === 'limits' && COMPUTE.includes(rest);
 }
 
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
