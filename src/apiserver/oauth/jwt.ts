@@ -137,7 +137,8 @@ export class TokenIssuer {
 
   /**
    * Whether the token is, or claims to be, one of kapiserver's: signed with this key, naming this issuer, or with a
-   * `token_type` claim. Such a token is never shown to anyone else (the orchestrator's TokenReview), valid or not.
+   * `token_type` claim (which kapiserver's ID tokens carry too, as KubeSphere's). Such a token is never shown to
+   * anyone else (the orchestrator's TokenReview), valid or not.
    */
   claimsToBeOurs(token: string): boolean {
     const parts = token.split('.');

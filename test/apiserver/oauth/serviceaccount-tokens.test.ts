@@ -3,7 +3,7 @@
 // own tokens, valid or not, and anything claiming to be one, are never sent for review; reviews are cached and
 // coalesced; an orchestrator that does not answer is a 503, never a 401; the option turns the whole thing off.
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,12 +14,13 @@ import { InvalidTokenError } from '../../../src/apiserver/oauth/jwt.ts';
 import { ServiceAccountTokens } from '../../../src/apiserver/oauth/serviceaccount-tokens.ts';
 import { type DevCluster, startDevCluster } from '../../../src/devcluster/index.ts';
 import { FakeClock } from '../../helpers/clock.ts';
-import { bearer, devRest, eventually, login } from '../../helpers/oauth.ts';
+import { bearer, devRest, eventually, login, postToken } from '../../helpers/oauth.ts';
 import { type Spy, startSpy } from '../../helpers/spy.ts';
 import { startTestStack, type TestStack } from '../../helpers/stack.ts';
 
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const NS = 'monitoring';
+const OIDC_CLIENT = 'kubectl-oidc';
 let dir: string;
 let dev: DevCluster;
 let spy: Spy;
@@ -51,7 +52,21 @@ before(async () => {
   dev = await startDevCluster({ dataDir: join(dir, 'dev'), port: 0 });
   spy = await startSpy(dev, join(dir, 'spy'));
   const logger = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
-  stack = await startTestStack({ dev, clusterKubeconfigPath: spy.kubeconfigPath, logger });
+  stack = await startTestStack({
+    dev,
+    clusterKubeconfigPath: spy.kubeconfigPath,
+    logger,
+    configDocument: {
+      authentication: {
+        oauthOptions: {
+          clients: [
+            { name: 'kubesphere', secret: 'kubesphere' },
+            { name: OIDC_CLIENT, secret: '', redirectURIs: ['http://localhost:8000'] },
+          ],
+        },
+      },
+    },
+  });
   rest = devRest(stack);
   await rest.create('/api/v1/namespaces', { metadata: { name: NS } });
   for (const name of ['scraper', 'nobody']) {
@@ -126,8 +141,36 @@ test("kapiserver's own tokens are never sent for review, valid, revoked or forge
     const res = await get('/metrics', forged);
     assert.equal(res.status, 401);
   }
+  // kapiserver's ID token (RS256, whatever issuer it names) is kapiserver's too.
+  const idToken = await idTokenOf((await login(stack)).access_token);
+  assert.equal((await get('/metrics', idToken)).status, 401);
   assert.equal(reviewsSeen(), before, 'no TokenReview was sent');
 });
+
+/** An OpenID Connect ID token kapiserver issues (authorization code flow with PKCE, the session's bearer token). */
+async function idTokenOf(accessToken: string): Promise<string> {
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = await fetch(
+    `${stack.url}/oauth/authorize?${new URLSearchParams({
+      response_type: 'code',
+      client_id: OIDC_CLIENT,
+      scope: 'openid',
+      code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+      code_challenge_method: 'S256',
+    })}`,
+    { redirect: 'manual', headers: bearer(accessToken) },
+  );
+  assert.equal(authorize.status, 302);
+  const code = new URL(authorize.headers.get('location') ?? '').searchParams.get('code') ?? '';
+  const t = await postToken(stack.url, {
+    grant_type: 'authorization_code',
+    code,
+    client_id: OIDC_CLIENT,
+    code_verifier: verifier,
+  });
+  assert.equal(t.status, 200, JSON.stringify(t.body));
+  return t.body.id_token as string;
+}
 
 test('garbage and expired tokens are 401 without a review; a foreign JWT is reviewed once, then cached', async () => {
   let before = reviewsSeen();
