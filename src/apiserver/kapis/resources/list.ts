@@ -23,8 +23,8 @@ interface Compiled {
   sets: ReadonlySet<string>[];
   /** What the sets do not answer. */
   preds: Pred[];
-  /** `name` filters: substrings the name must contain (a set or a predicate, decided per request). */
-  nameParts: string[];
+  /** The `name` filter: a substring the name must contain (a set or a predicate, decided per request). */
+  namePart?: string;
 }
 
 export interface Page {
@@ -73,7 +73,7 @@ function compileFilter(inf: Informer, def: ResourceDef, field: string, value: st
   }
   switch (field) {
     case 'name':
-      if (value !== '') out.nameParts.push(value);
+      out.namePart = value === '' ? undefined : value;
       return;
     case 'names': {
       const names = new Set(value.split(','));
@@ -124,9 +124,9 @@ function compileFilter(inf: Informer, def: ResourceDef, field: string, value: st
   }
 }
 
-function compile(inf: Informer, def: ResourceDef, q: ListQuery, namespace: string | undefined): Compiled {
-  const out: Compiled = { sets: [], preds: [], nameParts: [] };
-  if (namespace !== undefined) out.sets.push(inf.keysInNamespace(namespace));
+/** The query's conditions; the route's namespace is left to the caller (a name answer may be scoped to it). */
+function compile(inf: Informer, def: ResourceDef, q: ListQuery): Compiled {
+  const out: Compiled = { sets: [], preds: [] };
   for (const [field, value] of q.filters) compileFilter(inf, def, field, value, out);
   const sel = q.labelSelector;
   if (sel && !sel.empty) {
@@ -175,19 +175,17 @@ export function listPage(
   namespace?: string,
   extra: readonly Pred[] = [],
 ): Page {
-  const { sets, preds, nameParts } = compile(inf, def, q, namespace);
+  const { sets, preds, namePart } = compile(inf, def, q);
   preds.push(...extra);
   const n = inf.size;
-  // A name is checked directly on a few candidates; otherwise its remembered answer stands in for a scan of all.
+  // A name is checked directly on a few candidates; otherwise its remembered answer (within the route's namespace)
+  // stands in for a scan of all.
   const narrow = smallestOf(sets);
   let names: NameMatches | undefined;
-  for (const part of nameParts) {
-    if (narrow && narrow.size * 8 <= n) preds.push((e) => e.name.includes(part));
-    else {
-      names = nameMatches(inf, part);
-      sets.push(names.keys);
-    }
-  }
+  if (namePart !== undefined && narrow && narrow.size * 8 <= n) preds.push((e) => e.name.includes(namePart));
+  else if (namePart !== undefined) names = nameMatches(inf, namePart, namespace);
+  if (names) sets.push(names.keys);
+  else if (namespace !== undefined) sets.push(inf.keysInNamespace(namespace));
   const order = sortOrderOf(def, q);
   const offset = q.limit === undefined ? 0 : (q.page - 1) * q.limit;
   const wanted = q.limit === undefined ? Number.POSITIVE_INFINITY : offset + q.limit;

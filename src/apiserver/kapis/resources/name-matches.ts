@@ -1,11 +1,11 @@
-// KubeSphere's `name` filter (a substring of the name) as a remembered answer per informer: the matching keys, and
-// on demand those keys in name or creation order. It holds until an object is added, removed or replaced by a new
+// KubeSphere's `name` filter (a substring of the name) as a remembered answer per informer and namespace: the
+// matching keys, and on demand those keys in name or creation order. It holds until an object is added, removed or replaced by a new
 // one (`membershipGeneration`): updates change neither a name nor a creation time. A console search then pages
 // through one answer, its total known, instead of scanning every name for every page.
 import type { Informer, SortField } from '../../cluster/index.ts';
 
-/** Remembered parts per informer; the oldest is forgotten first. Each answer holds references, never copies. */
-const MAX_PARTS = 8;
+/** Remembered answers per informer; the oldest is forgotten first. Each holds references, never copies. */
+const MAX_ANSWERS = 8;
 
 export class NameMatches {
   private readonly ordered = new Map<SortField, string[]>();
@@ -30,28 +30,36 @@ export class NameMatches {
 
 interface Memo {
   membership: number;
-  parts: Map<string, NameMatches>;
+  /** namespace + NUL + part -> answer */
+  answers: Map<string, NameMatches>;
 }
 
 const memos = new WeakMap<Informer, Memo>();
 
-/** The informer's objects whose name contains `part`. */
-export function nameMatches(inf: Informer, part: string): NameMatches {
+/** The informer's objects whose name contains `part` (in `namespace` only, when given). */
+export function nameMatches(inf: Informer, part: string, namespace?: string): NameMatches {
   let memo = memos.get(inf);
   if (!memo || memo.membership !== inf.membershipGeneration) {
-    memo = { membership: inf.membershipGeneration, parts: new Map() };
+    memo = { membership: inf.membershipGeneration, answers: new Map() };
     memos.set(inf, memo);
   }
-  let answer = memo.parts.get(part);
+  const id = `${namespace ?? ''}\0${part}`;
+  let answer = memo.answers.get(id);
   if (!answer) {
     const keys = new Set<string>();
-    for (const e of inf.entries()) if (e.name.includes(part)) keys.add(e.key);
-    if (memo.parts.size >= MAX_PARTS) {
-      const oldest = memo.parts.keys().next().value;
-      if (oldest !== undefined) memo.parts.delete(oldest);
+    if (namespace === undefined) {
+      for (const e of inf.entries()) if (e.name.includes(part)) keys.add(e.key);
+    } else {
+      for (const key of inf.keysInNamespace(namespace)) {
+        if (inf.getByKey(key)?.name.includes(part)) keys.add(key);
+      }
+    }
+    if (memo.answers.size >= MAX_ANSWERS) {
+      const oldest = memo.answers.keys().next().value;
+      if (oldest !== undefined) memo.answers.delete(oldest);
     }
     answer = new NameMatches(inf, keys);
-    memo.parts.set(part, answer);
+    memo.answers.set(id, answer);
   }
   return answer;
 }

@@ -76,6 +76,16 @@ before(async () => {
   tiny = await startTinyApiServer('/api/v1/pods');
   // Names share prefixes and repeat across namespaces, so name ties break by namespace.
   for (let i = 0; i < 240; i++) putPod(`pod-${Math.floor(rnd() * 120)}`, pick(NAMESPACES));
+  // A rare label: with it, a name filter is checked on its few candidates instead of a remembered answer.
+  for (let i = 0; i < 12; i++) {
+    const p = pod(`rare-${i % 7}`, pick(NAMESPACES));
+    p.metadata.labels.app = 'rare';
+    tiny.put(p);
+    live.set(`${p.metadata.namespace}/${p.metadata.name}`, {
+      name: p.metadata.name,
+      namespace: p.metadata.namespace,
+    });
+  }
   tiny.put(SENTINEL);
   live.set('alpha/sentinel', { name: 'sentinel', namespace: 'alpha' });
   cache = new ClusterCache(tiny.connection(), undefined, { maxBackoffMs: 200 });
@@ -134,6 +144,8 @@ const FILTERS = [
   'namespace=beta',
   'name=pod-1&status=Waiting',
   'name=2&label=app=db',
+  'name=rare-1&label=app=rare',
+  'name=e&label=app=rare',
 ];
 const PAGES = ['limit=10', 'limit=10&page=3', 'limit=7&page=40', 'limit=1'];
 
