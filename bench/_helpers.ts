@@ -1,9 +1,9 @@
-// Pieces several benchmarks share: autocannon as its own process, CPU time from /proc, free ports, polling, medians
-// and the bench node shape. (run-bench.mjs skips files starting with `_`: this is not a benchmark.)
-import { spawn } from 'node:child_process';
+// Pieces several benchmarks share: autocannon as its own process, kapiserver as its own process (run as `npm start`
+// runs it), CPU time from /proc, free ports, polling, medians and the bench node shape. (run-bench.mjs skips files starting with `_`: this is not a benchmark.)
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 
 const AUTOCANNON = resolve(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
 
@@ -155,4 +155,68 @@ export function benchNode(i: number): unknown {
       conditions: [{ type: 'Ready', status: 'True' }],
     },
   };
+}
+
+/** Runs a command to completion in `cwd`, its output shown; throws when it fails. */
+export function run(cwd: string, command: string, args: string[]): void {
+  const r = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} in ${cwd} exited ${r.status}`);
+}
+
+/** node arguments that run the server as the checkout's own `npm start` does; builds dist/ when that runs it. */
+export function productionCommand(dir: string): { node: string[]; described: string } {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const start = pkg.scripts.start;
+  const tsx = /^tsx (\S+)$/.exec(start);
+  if (tsx)
+    return {
+      node: ['--import', 'tsx', tsx[1]],
+      described: `node --import tsx ${tsx[1]} (npm start: ${start})`,
+    };
+  const node = /^node (\S+)$/.exec(start);
+  if (!node) throw new Error(`unknown start script in ${dir}: ${start}`);
+  if (pkg.scripts.build) run(dir, 'npm', ['run', 'build']);
+  return { node: [node[1]], described: `node ${node[1]} after npm run build (npm start: ${start})` };
+}
+
+export interface KapiserverSpawn {
+  label: string;
+  cwd: string;
+  /** node arguments (productionCommand) and kapiserver's flags. */
+  node: string[];
+  flags: string[];
+  env: NodeJS.ProcessEnv;
+  /** When set, the process runs with --cpu-prof and writes its profile there on exit. */
+  profileDir?: string;
+}
+
+/** Spawns kapiserver and resolves with its ports once it listens; its output is then only drained. */
+export function spawnKapiserver(opts: KapiserverSpawn): {
+  child: ChildProcessWithoutNullStreams;
+  listening: Promise<{ port: number; securePort?: number }>;
+} {
+  const profile = opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [];
+  const child = spawn(process.execPath, [...profile, ...opts.node, ...opts.flags], {
+    cwd: opts.cwd,
+    env: { ...process.env, ...opts.env },
+  });
+  const listening = new Promise<{ port: number; securePort?: number }>((res, rej) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.includes('"msg":"kapiserver listening"'));
+      if (!line) return;
+      child.stdout.off('data', onData).resume();
+      const { port, securePort } = JSON.parse(line) as { port: number; securePort?: number };
+      res({ port, securePort });
+    };
+    child.stdout.on('data', onData);
+    child.stderr.resume();
+    child.once('exit', (code) =>
+      rej(new Error(`${opts.label} kapiserver exited (${code}) before listening:\n${out}`)),
+    );
+  });
+  return { child, listening };
 }

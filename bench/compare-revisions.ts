@@ -16,7 +16,7 @@
 // BENCH_NODES (100); BENCH_CPU_PROF=<dir>: both servers run with --cpu-prof and write their profiles under <dir>;
 // BENCH_KEEP_WORKTREES=1 keeps the worktrees this run created for the next one (npm ci takes minutes);
 // BENCH_LOADS=name,... runs only those loads (forwardedNodes, passwordGrant, kapisNodePage), e.g. to profile one.
-import { type ChildProcessWithoutNullStreams, execFileSync, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -24,7 +24,18 @@ import { join, resolve } from 'node:path';
 import { Agent, request } from 'undici';
 import { type DevClusterProcess, startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
-import { autocannon, benchNode, cpuSeconds, fill, type Load, median, waitFor } from './_helpers.ts';
+import {
+  autocannon,
+  benchNode,
+  cpuSeconds,
+  fill,
+  type Load,
+  median,
+  productionCommand,
+  run,
+  spawnKapiserver,
+  waitFor,
+} from './_helpers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -72,29 +83,6 @@ function removeCheckout(c: Checkout): void {
   git('worktree', 'remove', '--force', c.dir);
 }
 
-function run(cwd: string, command: string, args: string[]): void {
-  const r = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
-  if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} in ${cwd} exited ${r.status}`);
-}
-
-/** node arguments that run the server as the revision's own `npm start` does; builds dist/ when that runs it. */
-function productionCommand(dir: string): { node: string[]; described: string } {
-  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const start = pkg.scripts.start;
-  const tsx = /^tsx (\S+)$/.exec(start);
-  if (tsx)
-    return {
-      node: ['--import', 'tsx', tsx[1]],
-      described: `node --import tsx ${tsx[1]} (npm start: ${start})`,
-    };
-  const node = /^node (\S+)$/.exec(start);
-  if (!node) throw new Error(`unknown start script in ${dir}: ${start}`);
-  if (pkg.scripts.build) run(dir, 'npm', ['run', 'build']);
-  return { node: [node[1]], described: `node ${node[1]} after npm run build (npm start: ${start})` };
-}
-
 interface Server {
   label: string;
   checkout: Checkout;
@@ -124,38 +112,6 @@ async function seedNodes(dev: DevClusterProcess): Promise<void> {
   }
 }
 
-/** Spawns kapiserver (`node` arguments) in `cwd` and resolves with its insecure port once it listens. */
-function spawnKapiserver(
-  label: string,
-  cwd: string,
-  node: string[],
-  flags: string[],
-  env: NodeJS.ProcessEnv,
-): { child: ChildProcessWithoutNullStreams; listening: Promise<number> } {
-  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF, label)}`] : [];
-  const child = spawn(process.execPath, [...profile, ...node, ...flags], {
-    cwd,
-    env: { ...process.env, ...env },
-  });
-  const listening = new Promise<number>((res, rej) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      const m = /"port":(\d+).*"msg":"kapiserver listening"/.exec(out);
-      if (!m) return;
-      // From here on its output is only drained.
-      child.stdout.off('data', onData).resume();
-      res(Number(m[1]));
-    };
-    child.stdout.on('data', onData);
-    child.stderr.resume();
-    child.once('exit', (code) =>
-      rej(new Error(`${label} kapiserver exited (${code}) before listening:\n${out}`)),
-    );
-  });
-  return { child, listening };
-}
-
 async function stop(
   child: ChildProcessWithoutNullStreams | undefined,
   dev: DevClusterProcess,
@@ -178,9 +134,16 @@ async function startServer(label: string, c: Checkout, dataDir: string): Promise
     const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
     const flags = ['--kubeconfig', dev.kubeconfigPath, '--data-dir', join(dataDir, 'kapiserver')];
     flags.push('--bind-address', '127.0.0.1', '--port', '0', '--secure-port', '0');
-    const spawned = spawnKapiserver(label, c.dir, node, flags, { KAPISERVER_ADMIN_PASSWORD: adminPassword });
+    const spawned = spawnKapiserver({
+      label,
+      cwd: c.dir,
+      node,
+      flags,
+      env: { KAPISERVER_ADMIN_PASSWORD: adminPassword },
+      profileDir: CPU_PROF && resolve(CPU_PROF, label),
+    });
     child = spawned.child;
-    const url = `http://127.0.0.1:${await spawned.listening}`;
+    const url = `http://127.0.0.1:${(await spawned.listening).port}`;
     const token = (await login({ url, adminPassword })).access_token;
     await waitFor(
       `${label}: ${NODES} nodes cached`,

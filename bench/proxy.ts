@@ -5,27 +5,37 @@
 //    forwarding costs in Node); targets: kapiserver >= 0.6 of direct and >= 0.9 of the bare forwarder;
 //  - the latency a watch event gains through kapiserver: two watches (direct and through kapiserver) see the same
 //    writes; the difference of their arrival times per event.
-// The dev cluster runs as its own process; autocannon runs as its own process for both targets, so the load
-// generator never shares a core with what it measures any differently between the two. Direct and kapiserver runs
+// kapiserver runs as its own process, as `npm start` runs it (node dist/main.js after npm run build: the figures are
+// what users get; BENCH_KAPISERVER_DIR=<checkout> runs another checkout's, e.g. a worktree of an earlier revision, for
+// before/after figures from one bench), logging requests at info to a pipe this process drains. The dev cluster runs
+// as its own process; autocannon runs as its own process for every target, so the load generator never shares a core
+// with what it measures any differently between them. Direct and kapiserver runs
 // alternate for BENCH_ROUNDS rounds (medians reported), so drift in the machine's load hits both alike.
 // Where /proc exists, each run also records the CPU time per request of every process involved (dev cluster,
-// kapiserver = this process, autocannon): when all of them share few cores, throughput follows CPU per request, and
-// `cpuBoundRatio` is the ratio those costs alone permit on this machine's cores. Prints JSON + a summary.
-// BENCH_CPU_PROF=<dir>: one more kapiserver run per target, CPU-profiled in this process (node:inspector) while only
-// kapiserver is loaded, written as <dir>/<target>.cpuprofile (the bare forwarder, idle then, adds nothing to it).
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// the forwarder: kapiserver's process or, for the bare forwarder, this one; autocannon): when all of them share few
+// cores, throughput follows CPU per request, and `cpuBoundRatio` is the ratio those costs alone permit on this
+// machine's cores. Prints JSON + a summary.
+// BENCH_TARGETS=nodes,bigList runs only those; BENCH_CPU_PROF=<dir>: kapiserver runs with --cpu-prof and writes its
+// profile (its whole life: start-up, then mostly the load) under <dir> when it exits.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer, request as httpsRequest } from 'node:https';
-import { Session } from 'node:inspector/promises';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pino from 'pino';
+import { join, resolve } from 'node:path';
 import { Agent, Pool, request } from 'undici';
 import { ensureLocalPki } from '../src/pki/index.ts';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
-import { startTestStack } from '../test/helpers/stack.ts';
-import { autocannon, cpuSeconds, type Load, median, medianOf } from './_helpers.ts';
+import {
+  autocannon,
+  cpuSeconds,
+  type Load,
+  median,
+  medianOf,
+  productionCommand,
+  spawnKapiserver,
+} from './_helpers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -33,6 +43,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 60);
 const TARGET = { ofDirect: 0.6, ofBareForwarder: 0.9 };
 const CPU_PROF = process.env.BENCH_CPU_PROF;
+const ONLY_TARGETS = process.env.BENCH_TARGETS?.split(',');
+const KAPISERVER_DIR = resolve(process.env.BENCH_KAPISERVER_DIR ?? resolve(import.meta.dirname, '..'));
 
 /** Microseconds of CPU per request of each process during one run. */
 type CpuPerRequest = Record<'devcluster' | 'kapiserver' | 'autocannon', number>;
@@ -91,13 +103,22 @@ async function startBareForwarder(
   };
 }
 
-/** One autocannon run with the CPU each process spent on it. */
-async function measure(url: string, token: string, caFile: string, devPid: number): Promise<Measured> {
+/**
+ * One autocannon run with the CPU each process spent on it; `forwarder`: the process that forwards (kapiserver's, or
+ * this one for the bare forwarder), none for direct runs (its column is 0).
+ */
+async function measure(
+  url: string,
+  token: string,
+  caFile: string,
+  devPid: number,
+  forwarder: number | 'self' | undefined,
+): Promise<Measured> {
   const dev0 = cpuSeconds(devPid);
   const self0 = cpuSeconds('self');
-  const own0 = process.cpuUsage();
+  const fwd0 = forwarder === undefined ? undefined : cpuSeconds(forwarder);
   const load = await applyLoad(url, token, caFile);
-  const own1 = process.cpuUsage();
+  const fwd1 = forwarder === undefined ? undefined : cpuSeconds(forwarder);
   const dev1 = cpuSeconds(devPid);
   const self1 = cpuSeconds('self');
   if (!dev0 || !dev1 || !self0 || !self1 || load.requests === 0) return { load };
@@ -106,27 +127,10 @@ async function measure(url: string, token: string, caFile: string, devPid: numbe
     load,
     cpu: {
       devcluster: us(dev1.self - dev0.self),
-      kapiserver: us((own1.user + own1.system - own0.user - own0.system) / 1e6),
+      kapiserver: fwd0 && fwd1 ? us(fwd1.self - fwd0.self) : 0,
       autocannon: us(self1.children - self0.children),
     },
   };
-}
-
-/** Runs `load` with this process's CPU profiled; writes the profile to `<CPU_PROF>/<name>.cpuprofile`. */
-async function profiled(name: string, load: () => Promise<unknown>): Promise<void> {
-  if (!CPU_PROF) return;
-  const session = new Session();
-  session.connect();
-  await session.post('Profiler.enable');
-  await session.post('Profiler.start');
-  try {
-    await load();
-  } finally {
-    const { profile } = await session.post('Profiler.stop');
-    session.disconnect();
-    mkdirSync(CPU_PROF, { recursive: true });
-    writeFileSync(join(CPU_PROF, `${name}.cpuprofile`), JSON.stringify(profile));
-  }
 }
 
 /**
@@ -174,9 +178,30 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-proxy-'));
   const dev = await startDevClusterProcess(dataDir);
   // Same data dir: kapiserver's serving certificate comes from the dev cluster's local CA, one CA file for both.
-  // The request log at info, as `npm start` runs it, written where it costs what it costs but prints nothing.
-  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
-  const stack = await startTestStack({ dev, dataDir, logger });
+  const { node, described } = productionCommand(KAPISERVER_DIR);
+  const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
+  const kapiserver = spawnKapiserver({
+    label: 'proxy',
+    cwd: KAPISERVER_DIR,
+    node,
+    flags: ['--kubeconfig', dev.kubeconfigPath, '--data-dir', dataDir, '--bind-address', '127.0.0.1'].concat([
+      '--port',
+      '0',
+      '--secure-port',
+      '0',
+    ]),
+    env: { KAPISERVER_ADMIN_PASSWORD: adminPassword },
+    profileDir: CPU_PROF && resolve(CPU_PROF),
+  });
+  const ports = await kapiserver.listening.catch(async (err) => {
+    await dev.close();
+    throw err;
+  });
+  const stack = {
+    url: `http://127.0.0.1:${ports.port}`,
+    secureUrl: `https://127.0.0.1:${ports.securePort}`,
+    adminPassword,
+  };
   const caFile = join(dataDir, 'bench-ca.pem');
   writeFileSync(caFile, dev.caPem);
   const agent = new Agent({ connect: { ca: dev.caPem } });
@@ -184,6 +209,7 @@ async function main() {
   const bare = await startBareForwarder(dev, { cert: serving.certPem, key: serving.keyPem });
   try {
     const token = (await login(stack)).access_token;
+    const kapiserverPid = kapiserver.child.pid ?? 0;
     // ~1 MB list: 100 ConfigMaps of ~10 KB in their own namespace.
     const devHeaders = { authorization: `Bearer ${dev.token}`, 'content-type': 'application/json' };
     const post = async (path: string, body: unknown) => {
@@ -227,6 +253,7 @@ async function main() {
     const results: Record<string, Result> = {};
     const devPid = dev.child.pid ?? 0;
     for (const [name, path] of Object.entries(targets)) {
+      if (ONLY_TARGETS && !ONLY_TARGETS.includes(name)) continue;
       // Warm every path (connections, caches), then alternate direct, bare forwarder and kapiserver runs.
       const paths = {
         direct: [`${dev.url}${path}`, dev.token],
@@ -240,10 +267,10 @@ async function main() {
       const runs: Record<Path, Measured[]> = { direct: [], bareForwarder: [], kapiserver: [] };
       for (let r = 0; r < ROUNDS; r++) {
         for (const [name, [url, bearer]] of Object.entries(paths) as [Path, readonly [string, string]][]) {
-          runs[name].push(await measure(url, bearer, caFile, devPid));
+          const forwarder = { direct: undefined, bareForwarder: 'self', kapiserver: kapiserverPid } as const;
+          runs[name].push(await measure(url, bearer, caFile, devPid, forwarder[name]));
         }
       }
-      await profiled(name, () => applyLoad(...paths.kapiserver, caFile));
       const direct = medianOf(runs.direct.map((m) => m.load));
       const bareForwarder = medianOf(runs.bareForwarder.map((m) => m.load));
       const kapiserver = medianOf(runs.kapiserver.map((m) => m.load));
@@ -265,10 +292,8 @@ async function main() {
       if (cpuDirect.length > 0 && cpuBare.length > 0 && cpuThrough.length > 0) {
         const d = medianOf(cpuDirect);
         const k = medianOf(cpuThrough);
-        // The direct run's kapiserver column is this process idling: not part of the direct path. The bare
-        // forwarder runs in this process, so its column is the bare forwarder's CPU.
         result.cpuUsPerRequest = {
-          direct: { ...d, kapiserver: 0 },
+          direct: d,
           bareForwarder: medianOf(cpuBare),
           kapiserver: k,
         };
@@ -299,6 +324,7 @@ async function main() {
 
     const report = {
       benchmark: 'proxy',
+      kapiserver: described,
       seconds: SECONDS,
       rounds: ROUNDS,
       connections: CONNECTIONS,
@@ -320,19 +346,23 @@ async function main() {
       r.cpuUsPerRequest
         ? `; CPU/req kapiserver ${r.cpuUsPerRequest.kapiserver.kapiserver} us, bare forwarder ${r.cpuUsPerRequest.bareForwarder.kapiserver} us, dev cluster ${r.cpuUsPerRequest.direct.devcluster} us, CPU-bound ratio ${r.cpuBoundRatio?.toFixed(2)}`
         : '';
-    const line = (r: Result) =>
-      `kapiserver/direct/bare ${f(r.kapiserver.rps)}/${f(r.direct.rps)}/${f(r.bareForwarder.rps)} req/s, ` +
-      `ratio to direct ${r.ratio.toFixed(2)} (target >= ${TARGET.ofDirect}), ` +
-      `to bare forwarder ${r.ratioToBare.toFixed(2)} (target >= ${TARGET.ofBareForwarder}), ` +
-      `p99 ${r.kapiserver.p99}/${r.direct.p99}/${r.bareForwarder.p99} ms${cpu(r)}`;
+    const line = (r: Result | undefined) =>
+      r === undefined
+        ? 'not run'
+        : `kapiserver/direct/bare ${f(r.kapiserver.rps)}/${f(r.direct.rps)}/${f(r.bareForwarder.rps)} req/s, ` +
+          `ratio to direct ${r.ratio.toFixed(2)} (target >= ${TARGET.ofDirect}), ` +
+          `to bare forwarder ${r.ratioToBare.toFixed(2)} (target >= ${TARGET.ofBareForwarder}), ` +
+          `p99 ${r.kapiserver.p99}/${r.direct.p99}/${r.bareForwarder.p99} ms${cpu(r)}`;
     console.log(
-      `proxy: nodes ${line(results.nodes)}; ${(listBytes / 1e6).toFixed(2)} MB list ${line(results.bigList)}; ` +
+      `proxy (kapiserver: ${described}): nodes ${line(results.nodes)}; ${(listBytes / 1e6).toFixed(2)} MB list ${line(results.bigList)}; ` +
         `watch event +${report.watch.addedLatencyMsP50} ms p50, +${report.watch.addedLatencyMsP99} ms p99 (${added.length}/${WATCH_EVENTS} events)`,
     );
   } finally {
     await bare.close();
     await agent.close();
-    await stack.close();
+    const exited = new Promise((r) => kapiserver.child.once('exit', r));
+    kapiserver.child.kill('SIGTERM');
+    await exited;
     await dev.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
