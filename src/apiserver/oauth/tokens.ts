@@ -57,8 +57,11 @@ export class TokenService {
       ttlMs: refreshMs,
       ...binding,
     });
-    await this.store.add(username, access.token, accessMs);
-    await this.store.add(username, refresh.token, refreshMs);
+    // Both recorded before either is answered; sent together (one round trip to Redis, not two in a row).
+    await Promise.all([
+      this.store.add(username, access.token, accessMs),
+      this.store.add(username, refresh.token, refreshMs),
+    ]);
     return {
       access_token: access.token,
       token_type: 'Bearer',
