@@ -2,7 +2,9 @@
 //  - logins/s through POST /oauth/token next to bare bcrypt verifications/s at the same cost and concurrency
 //    (login is bcrypt-bound: target ratio >= 0.95), at concurrency cores*2 and cores*4; the two are measured in
 //    adjacent phases, alternating which goes first, BENCH_ROUNDS times: each round's ratio, then their median;
-//  - /healthz latency (p50/p99) while the logins run (the event loop must stay responsive: target p99 < 20 ms);
+//  - /healthz latency (p50/p99) while the logins run (the event loop must stay responsive: target p99 < 20 ms),
+//    next to that of a bare node:http server probed the same way at the same time: the latency the machine itself
+//    adds (a shared, oversubscribed machine delays every process, however idle its event loop);
 //  - CPU per login of the kapiserver process and of its dev cluster (from /proc: moved far less by other load on a
 //    shared machine than throughput), next to the CPU of one bare bcrypt compare;
 //  - authenticated requests/s on a trivial endpoint (GET /oauth/userinfo: JWT verify + token store + user cache).
@@ -97,6 +99,18 @@ function startKapiserver(
   return { child, listening };
 }
 
+/** A node:http server answering every request `ok` at once, in its own process: the machine's own latency. */
+async function startBareServer(): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+  const code =
+    "require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log(this.address().port) })";
+  const child = spawn(process.execPath, ['-e', code]);
+  const port = await new Promise<string>((res, rej) => {
+    child.stdout.once('data', (d: Buffer) => res(d.toString().trim()));
+    child.once('exit', (c) => rej(new Error(`bare server exited (${c})`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
 interface Round {
   bcryptPerSecond: number;
   loginsPerSecond: number;
@@ -118,6 +132,7 @@ async function main() {
   const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
   const server = startKapiserver(dev.kubeconfigPath, join(dataDir, 'kapiserver'), adminPassword);
   const agent = new Agent({ connections: 64 });
+  const bare = await startBareServer();
   try {
     const url = `http://127.0.0.1:${await server.listening}`;
     await login({ url, adminPassword });
@@ -137,17 +152,18 @@ async function main() {
       });
       return { perSecond: PER_PHASE / seconds, cpuUs: (cpuMicros() - cpu0) / PER_PHASE };
     };
-    const logins = async (concurrency: number, health: number[]) => {
+    const logins = async (concurrency: number, health: number[], bareHealth: number[]) => {
       let storming = true;
-      const prober = (async () => {
+      const probe = async (target: string, samples: number[]) => {
         while (storming) {
           const t0 = performance.now();
-          const r = await request(`${url}/healthz`, { dispatcher: agent });
+          const r = await request(target, { dispatcher: agent });
           await r.body.text();
-          health.push(performance.now() - t0);
+          samples.push(performance.now() - t0);
           await new Promise((r) => setTimeout(r, PROBE_INTERVAL_MS));
         }
-      })();
+      };
+      const probers = [probe(`${url}/healthz`, health), probe(`${bare.url}/healthz`, bareHealth)];
       let failures = 0;
       const cpu0 = pids.map((pid) => cpuSeconds(pid)?.self ?? Number.NaN);
       const seconds = await pool(PER_PHASE, concurrency, async () => {
@@ -164,7 +180,7 @@ async function main() {
         (pid, i) => (((cpuSeconds(pid)?.self ?? Number.NaN) - cpu0[i]) * 1e6) / PER_PHASE,
       );
       storming = false;
-      await prober;
+      await Promise.all(probers);
       return {
         perSecond: PER_PHASE / seconds,
         kapiserverCpuUs: cpuUs[0],
@@ -177,10 +193,11 @@ async function main() {
     for (const concurrency of CONCURRENCIES) {
       const rounds: Round[] = [];
       const health: number[] = [];
+      const bareHealth: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         // Alternating which phase goes first cancels a drift of the machine's load within a round.
         const b1 = r % 2 === 0 ? await bareBcrypt(concurrency) : undefined;
-        const l = await logins(concurrency, health);
+        const l = await logins(concurrency, health, bareHealth);
         const b = b1 ?? (await bareBcrypt(concurrency));
         rounds.push({
           bcryptPerSecond: b.perSecond,
@@ -193,6 +210,7 @@ async function main() {
         });
       }
       health.sort((a, b) => a - b);
+      bareHealth.sort((a, b) => a - b);
       const ratios = rounds.map((x) => x.ratio);
       const bcryptCpu = median(rounds.map((x) => x.bcryptCpuUs));
       const kapiCpu = median(rounds.map((x) => x.kapiserverCpuUs));
@@ -216,6 +234,7 @@ async function main() {
           p50ms: round1(percentile(health, 50)),
           p99ms: round1(percentile(health, 99)),
           maxMs: round1(health[health.length - 1] ?? 0),
+          bareServerP99ms: round1(percentile(bareHealth, 99)),
         },
         rounds: rounds.map((x) => ({
           ratio: round2(x.ratio),
@@ -259,7 +278,7 @@ async function main() {
     const parts = byConcurrency.map(
       (c) =>
         `c=${c.concurrency}: ratio ${c.loginToBcryptRatio} [${c.ratioSpread.join('-')}] (target >= ${TARGET.loginToBcryptRatio}), ` +
-        `/healthz p99 ${c.healthzDuringLogins.p99ms} ms (target < ${TARGET.healthzP99Ms}), ` +
+        `/healthz p99 ${c.healthzDuringLogins.p99ms} ms (target < ${TARGET.healthzP99Ms}; bare server ${c.healthzDuringLogins.bareServerP99ms} ms), ` +
         `CPU/login ${c.cpuUsPerLogin.kapiserver} us (bcrypt ${c.cpuUsPerLogin.bcryptCompare} us) + dev cluster ${c.cpuUsPerLogin.devcluster} us`,
     );
     console.log(
@@ -272,6 +291,7 @@ async function main() {
       await exited;
     }
     await agent.close();
+    bare.child.kill('SIGTERM');
     await dev.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
