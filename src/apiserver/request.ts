@@ -31,6 +31,8 @@ export interface UserInfo {
   uid?: string;
   groups: string[];
   extra?: Record<string, string[]>;
+  /** Set when a bearer token of a kind other than an access token proved the user: it may act, not sign in. */
+  tokenKind?: 'kubeconfig';
 }
 
 declare module 'fastify' {

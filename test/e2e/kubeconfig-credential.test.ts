@@ -1,6 +1,6 @@
 // The kubeconfig download's own credential: a `kubeconfig` token (a year, revocable), not the caller's 2-hour access
-// token. The real kubectl uses the downloaded file with exactly the user's rights; logout, a password change and
-// RFC 7009 revocation end it; it is never a refresh token. Another user's kubeconfig carries a working credential
+// token. The real kubectl uses the downloaded file with exactly the user's rights; a password change and RFC 7009
+// revocation end it, a logout does not (it ends sessions); it is never a refresh token and never signs in. Another user's kubeconfig carries a working credential
 // only for a caller who may also impersonate that user; `get users/kubeconfig` alone gives one without credentials.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -13,6 +13,7 @@ const skip = !hasKubectl && NO_KUBECTL;
 const KUBECONFIG = '/kapis/resources.kubesphere.io/v1alpha2/users';
 const RBAC = '/apis/rbac.authorization.k8s.io/v1';
 const IAM = '/apis/iam.kubesphere.io/v1alpha2';
+const APP = { id: 'webapp', secret: 'webapp-s3cret', callback: 'https://app.example.com/callback' };
 const PASSWORDS = { alice: 'Al1ce-passw0rd', bob: 'B0b-passw0rd-1' };
 let stack: TestStack;
 
@@ -38,7 +39,18 @@ async function whoami(kubectl: Kubectl): Promise<string> {
 
 before(async () => {
   if (skip) return;
-  stack = await startTestStack();
+  stack = await startTestStack({
+    configDocument: {
+      authentication: {
+        oauthOptions: {
+          clients: [
+            { name: TEST_CLIENT.id, secret: TEST_CLIENT.secret, redirectURIs: [] },
+            { name: APP.id, secret: APP.secret, redirectURIs: [APP.callback] },
+          ],
+        },
+      },
+    },
+  });
   for (const [name, password] of Object.entries(PASSWORDS)) await createUser(stack, name, password);
   const rest = devRest(stack);
   await rest.create('/api/v1/namespaces', { metadata: { name: 'team-a' } });
@@ -130,23 +142,48 @@ test('a kubeconfig token is no refresh token, and RFC 7009 revocation ends it', 
   assert.equal((await fetch(`${stack.url}/oauth/userinfo`, { headers: bearer(session) })).status, 200);
 });
 
-test("logout and a password change revoke the kubeconfig's credential", { skip }, async () => {
+test("logout ends sessions, not the kubeconfig's credential; a password change ends it", {
+  skip,
+}, async () => {
   const first = await kubeconfigOf('alice', (await login(stack, 'alice', PASSWORDS.alice)).access_token);
   assert.equal(await whoami(first.kubectl), 'alice');
   const session = await login(stack, 'alice', PASSWORDS.alice);
   const logout = await fetch(`${stack.url}/oauth/logout`, { headers: bearer(session) });
   assert.equal(logout.status, 200);
-  assert.match(await whoami(first.kubectl), /Unauthorized|must be logged in/);
+  // As KubeSphere's kubeconfig certificate: signing out of the console leaves kubectl working.
+  assert.equal((await fetch(`${stack.url}/oauth/userinfo`, { headers: bearer(session) })).status, 401);
+  assert.equal(await whoami(first.kubectl), 'alice');
 
-  const second = await kubeconfigOf('alice', (await login(stack, 'alice', PASSWORDS.alice)).access_token);
-  assert.equal(await whoami(second.kubectl), 'alice');
   // A password change straight through the cluster (kubectl edit user): the credential generation moves on.
   await devRest(stack).mergePatch(`${IAM}/users/alice`, { spec: { password: 'N3w-passw0rd-al' } });
   await eventually(
-    async () => /Unauthorized|must be logged in/.test(await whoami(second.kubectl)),
+    async () => /Unauthorized|must be logged in/.test(await whoami(first.kubectl)),
     20_000,
     'password change seen',
   );
+});
+
+test('a kubeconfig credential acts through the API but never signs in to an OAuth client', {
+  skip,
+}, async () => {
+  const session = await login(stack, 'bob', PASSWORDS.bob);
+  const { token } = await kubeconfigOf('bob', session.access_token);
+  const authorize = new URL(`${stack.url}/oauth/authorize`);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: APP.id,
+    redirect_uri: APP.callback,
+    state: 'st',
+  }))
+    authorize.searchParams.set(k, v);
+  const res = await fetch(authorize, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+  assert.equal(res.status, 302, await res.clone().text());
+  const location = new URL(res.headers.get('location') ?? '');
+  assert.equal(location.searchParams.get('error'), 'access_denied');
+  assert.equal(location.searchParams.get('code'), null);
+  // The same request with the session's access token gets its code.
+  const ok = await fetch(authorize, { headers: bearer(session), redirect: 'manual' });
+  assert.ok(new URL(ok.headers.get('location') ?? '').searchParams.get('code'));
 });
 
 test("another user's kubeconfig: without credentials for `get users/kubeconfig` alone, working with `impersonate` on that user", {

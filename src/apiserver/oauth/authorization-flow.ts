@@ -164,6 +164,11 @@ export class AuthorizationFlow {
         );
       }
       if (request.user) {
+        // A kubeconfig's credential lets kubectl act; it never signs its holder in anywhere else (its own
+        // revocation must not leave sessions minted from it behind).
+        if (request.user.tokenKind) {
+          throw new AuthorizeRedirectError(req, 'access_denied', 'a kubeconfig credential cannot sign in');
+        }
         const user = this.deps.users.get(request.user.name);
         if (!user) throw new AuthorizeRedirectError(req, 'access_denied', 'the user no longer exists');
         return await this.respond(request, reply, req, user, this.nowSeconds(), issuance);

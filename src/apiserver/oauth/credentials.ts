@@ -35,6 +35,15 @@ export function keptTokensOwner(username: string, generation: string): string {
   return `${username}:kept:${generation}`;
 }
 
+/**
+ * The store entry of a user's kubeconfig credentials: apart from the session tokens, so ending sessions (logout, a
+ * single-login policy, a reused refresh token or code) leaves the user's kubectl working, as KubeSphere's
+ * kubeconfig certificate does; a password change, a disable or a deletion ends both.
+ */
+export function kubeconfigTokensOwner(username: string): string {
+  return `${username}:kubeconfig`;
+}
+
 /** The token of an `Authorization: Bearer <token>` header, or undefined. */
 export function bearerToken(header: string | undefined): string | undefined {
   const m = /^Bearer[ ]+(\S+)[ ]*$/i.exec(header ?? '');

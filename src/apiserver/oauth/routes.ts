@@ -242,9 +242,9 @@ export function registerOAuthRoutes(app: FastifyInstance, ctx: ServerContext, oa
         }
       }
       const sessionUser = await oauth.flow.endSession(request, reply);
-      if (user) await ensureReady(oauth).revokeAll(user.name);
+      if (user) await ensureReady(oauth).revokeSessions(user.name);
       // The browser's sign-in session: its user's tokens go with it, as a bearer logout's do.
-      if (sessionUser && sessionUser !== user?.name) await ensureReady(oauth).revokeAll(sessionUser);
+      if (sessionUser && sessionUser !== user?.name) await ensureReady(oauth).revokeSessions(sessionUser);
       if (!target) return reply.code(200).type('application/json').send('{"message":"success"}');
       if (typeof q.state === 'string' && q.state) target.searchParams.append('state', q.state);
       return reply.code(302).header('location', target.toString()).type('text/plain').send('');

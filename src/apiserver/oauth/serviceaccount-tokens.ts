@@ -20,6 +20,11 @@ const POSITIVE_TTL_MS = 10_000;
 const NEGATIVE_TTL_MS = 3_000;
 const MAX_ENTRIES = 4096;
 const TIMEOUT_MS = 5_000;
+/**
+ * Reviews in flight at once: every distinct JWT-shaped token a stranger sends costs the orchestrator one review, so
+ * past this many the request is a 503 (retry), never a queue that grows with an attacker's rate.
+ */
+export const MAX_REVIEWS_IN_FLIGHT = 64;
 /** As the token issuer: longer is no token of any kind kapiserver accepts. */
 const MAX_TOKEN_LENGTH = 8192;
 const SERVICE_ACCOUNT =
@@ -71,6 +76,9 @@ export class ServiceAccountTokens {
   private sharedReview(token: string, key: string, exp: number | undefined): Promise<Outcome> {
     let pending = this.inFlight.get(key);
     if (!pending) {
+      if (this.inFlight.size >= MAX_REVIEWS_IN_FLIGHT) {
+        throw new TokenReviewUnavailableError('too many reviews in flight');
+      }
       const asked = this.clock.now();
       pending = this.review(token)
         .then((outcome) => {

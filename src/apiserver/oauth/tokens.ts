@@ -4,7 +4,7 @@ import { type Clock, systemClock } from '../clock.ts';
 import { groupsConferredBy } from '../iam/user-groups.ts';
 import { UNINITIALIZED_ANNOTATION, type UserObject, type Users } from '../iam/users.ts';
 import type { UserInfo } from '../request.ts';
-import { credentialGeneration, keptTokensOwner } from './credentials.ts';
+import { credentialGeneration, keptTokensOwner, kubeconfigTokensOwner } from './credentials.ts';
 import { DESCRIPTIONS, invalidGrant } from './errors.ts';
 import { InvalidTokenError, type TokenClaims, type TokenIssuer } from './jwt.ts';
 import type { TokenStore } from './store/index.ts';
@@ -84,7 +84,7 @@ export class TokenService {
       uid: user.metadata.uid,
       cred: credentialGeneration(user),
     });
-    await this.store.add(username, token, KUBECONFIG_TOKEN_TTL_MS);
+    await this.store.add(kubeconfigTokensOwner(username), token, KUBECONFIG_TOKEN_TTL_MS);
     return token;
   }
 
@@ -126,7 +126,7 @@ export class TokenService {
     const claims = await this.issuer.verify(token);
     if (claims.tokenType === 'refresh_token')
       throw new InvalidTokenError('a refresh token is not an access token');
-    if (!(await this.store.isActive(claims.username, token))) {
+    if (!(await this.store.isActive(storeOwner(claims), token))) {
       throw new InvalidTokenError('token has been revoked or is unknown');
     }
     const user = this.users.get(claims.username);
@@ -137,6 +137,7 @@ export class TokenService {
     const info: UserInfo = { name: user.metadata.name, groups };
     if (user.metadata.uid) info.uid = user.metadata.uid;
     if (claims.extra && Object.keys(claims.extra).length > 0) info.extra = claims.extra;
+    if (claims.tokenType === 'kubeconfig') info.tokenKind = 'kubeconfig';
     return info;
   }
 
@@ -149,14 +150,23 @@ export class TokenService {
   async revoke(token: string): Promise<void> {
     try {
       const claims = await this.issuer.verify(token);
-      await this.store.revoke(claims.username, token);
+      await this.store.revoke(storeOwner(claims), token);
     } catch {
       // Invalid, expired or foreign tokens need no revocation (RFC 7009 section 2.2).
     }
   }
 
-  revokeAll(username: string): Promise<void> {
+  /** Ends the user's sessions (logout): their access and refresh tokens; kubeconfig credentials stay. */
+  revokeSessions(username: string): Promise<void> {
     return this.store.revokeAll(username);
+  }
+
+  /** Every token of the user, kubeconfig credentials included (a disable, a deletion). */
+  async revokeAll(username: string): Promise<void> {
+    await Promise.all([
+      this.store.revokeAll(username),
+      this.store.revokeAll(kubeconfigTokensOwner(username)),
+    ]);
   }
 
   /**
@@ -169,7 +179,7 @@ export class TokenService {
   async revokeAfterCredentialChange(user: UserObject, keep?: string): Promise<void> {
     const name = user.metadata.name;
     const keptLifeMs = keep ? await this.activeAccessTokenLife(name, keep) : undefined;
-    await this.store.revokeAll(name);
+    await this.revokeAll(name);
     if (keep === undefined || keptLifeMs === undefined) return;
     await this.store.add(keptTokensOwner(name, credentialGeneration(user)), keep, keptLifeMs);
     await this.store.add(name, keep, keptLifeMs);
@@ -195,4 +205,9 @@ export class TokenService {
     if (await this.store.isActive(keptTokensOwner(user.metadata.name, generation), token)) return;
     throw new InvalidTokenError("the user's credentials have changed; log in again");
   }
+}
+
+/** The store entry a token of these claims is recorded under. */
+function storeOwner(claims: TokenClaims): string {
+  return claims.tokenType === 'kubeconfig' ? kubeconfigTokensOwner(claims.username) : claims.username;
 }

@@ -4,14 +4,21 @@
 // coalesced; an orchestrator that does not answer is a 503, never a 401; the option turns the whole thing off.
 import assert from 'node:assert/strict';
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
 import { ClusterConnection, type KubeRest } from '../../../src/apiserver/cluster/index.ts';
 import { InvalidTokenError } from '../../../src/apiserver/oauth/jwt.ts';
-import { ServiceAccountTokens } from '../../../src/apiserver/oauth/serviceaccount-tokens.ts';
+import {
+  MAX_REVIEWS_IN_FLIGHT,
+  ServiceAccountTokens,
+  TokenReviewUnavailableError,
+} from '../../../src/apiserver/oauth/serviceaccount-tokens.ts';
 import { type DevCluster, startDevCluster } from '../../../src/devcluster/index.ts';
 import { FakeClock } from '../../helpers/clock.ts';
 import { bearer, devRest, eventually, login, postToken } from '../../helpers/oauth.ts';
@@ -270,4 +277,30 @@ test('the orchestrator not answering is a 503 with Retry-After, not a 401; the t
   assert.equal((await get('/metrics', token)).status, 200, 'a failure is not cached');
   const signature = token.split('.')[2];
   assert.ok(!logLines.some((l) => l.includes(signature)), 'no service-account token in any log line');
+});
+
+test('reviews in flight are bounded: past the bound a token is refused at once as unavailable, never queued', async () => {
+  // An orchestrator that accepts connections and never answers.
+  const server = createServer(() => {});
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const kubeconfig = join(dir, 'silent.kubeconfig');
+  writeFileSync(
+    kubeconfig,
+    `apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: "http://127.0.0.1:${port}"}}]\nusers: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n`,
+  );
+  const reviewer = new ServiceAccountTokens(ClusterConnection.fromFile(kubeconfig));
+  const jwt = (i: number) =>
+    ['{"alg":"RS256"}', `{"sub":"x${i}"}`, 'sig'].map((p) => Buffer.from(p).toString('base64url')).join('.');
+  const pending = Array.from({ length: MAX_REVIEWS_IN_FLIGHT }, (_, i) => reviewer.authenticate(jwt(i)));
+  for (const p of pending) p.catch(() => {});
+  await assert.rejects(reviewer.authenticate(jwt(MAX_REVIEWS_IN_FLIGHT)), (err) => {
+    assert.ok(err instanceof TokenReviewUnavailableError);
+    assert.match(err.message, /too many reviews in flight/);
+    return true;
+  });
+  server.closeAllConnections();
+  server.close();
+  await Promise.allSettled(pending);
 });
