@@ -51,15 +51,26 @@ function withRv(obj: Obj, rv: number): Obj {
   return { ...obj, metadata: meta };
 }
 
+/**
+ * A resource's objects in list order. Writes wait in `pending` (the last state per object) until the next list puts
+ * them in place by binary search; beyond MAX_PENDING_REORDERS of them the order is dropped and sorted again when next
+ * listed, so a resource nobody lists costs its writes nothing. An array a caller was given is never changed
+ * afterwards (changes go to a copy), so a list stays as it was while its caller writes.
+ */
+interface SortedList {
+  entries: Entry[];
+  handedOut: boolean;
+  pending: Map<string, { entry: Entry; removed: boolean }>;
+}
+
+const MAX_PENDING_REORDERS = 64;
+
 export class Store {
   private readonly db: Database.Database;
   private readonly data = new Map<string, Map<string, Entry>>();
   private readonly lastWrite = new Map<string, number>();
-  /**
-   * Each resource's objects in list order, kept in order at each write. An array a caller was given is never changed
-   * afterwards (the next write works on a copy), so a list stays as it was while its caller writes.
-   */
-  private readonly sorted = new Map<string, { entries: Entry[]; handedOut: boolean }>();
+  /** Each resource's objects in list order, once listed (see SortedList). */
+  private readonly sorted = new Map<string, SortedList>();
   /** Client subscribers (watches): events of committed writes only. */
   private readonly listeners = new Set<Listener>();
   /** In-process observers (the controllers): every write as it is made, committed or not. */
@@ -152,30 +163,37 @@ export class Store {
 
   /** Current objects of a resource, sorted by namespace then name (the order Kubernetes lists in). */
   list(res: string, ns?: string): Entry[] {
-    let s = this.sorted.get(res);
-    if (!s) {
-      s = { entries: [...(this.data.get(res)?.values() ?? [])].sort(compareEntries), handedOut: false };
-      this.sorted.set(res, s);
-    }
+    const s = this.sortedList(res);
     if (ns !== undefined) return s.entries.slice(position(s.entries, ns, ''), position(s.entries, ns));
     s.handedOut = true;
     return s.entries;
   }
 
-  /** Puts a written entry in its place in the resource's list order (or takes a removed one out). */
+  /** The resource's list order, with the writes since the last list put in place. */
+  private sortedList(res: string): SortedList {
+    let s = this.sorted.get(res);
+    if (!s) {
+      const entries = [...(this.data.get(res)?.values() ?? [])].sort(compareEntries);
+      s = { entries, handedOut: false, pending: new Map() };
+      this.sorted.set(res, s);
+    }
+    if (s.pending.size > 0) {
+      if (s.handedOut) {
+        s.entries = s.entries.slice();
+        s.handedOut = false;
+      }
+      for (const { entry, removed } of s.pending.values()) place(s.entries, entry, removed);
+      s.pending.clear();
+    }
+    return s;
+  }
+
+  /** Notes a write for the resource's list order; after too many, the order is dropped and sorted again. */
   private reorder(res: string, entry: Entry, removed: boolean): void {
     const s = this.sorted.get(res);
     if (!s) return;
-    if (s.handedOut) {
-      s.entries = s.entries.slice();
-      s.handedOut = false;
-    }
-    const i = position(s.entries, entry.ns, entry.name);
-    const here = i < s.entries.length && s.entries[i].ns === entry.ns && s.entries[i].name === entry.name;
-    if (removed) {
-      if (here) s.entries.splice(i, 1);
-    } else if (here) s.entries[i] = entry;
-    else s.entries.splice(i, 0, entry);
+    s.pending.set(key(entry.ns, entry.name), { entry, removed });
+    if (s.pending.size > MAX_PENDING_REORDERS) this.sorted.delete(res);
   }
 
   /** Names of resources that currently hold objects in a namespace (for namespace deletion). */
@@ -370,6 +388,16 @@ export class Store {
     this.observers.clear();
     if (this.db.open) this.db.close();
   }
+}
+
+/** Puts a written entry in its place in list order, or takes a removed one out. */
+function place(entries: Entry[], entry: Entry, removed: boolean): void {
+  const i = position(entries, entry.ns, entry.name);
+  const here = i < entries.length && entries[i].ns === entry.ns && entries[i].name === entry.name;
+  if (removed) {
+    if (here) entries.splice(i, 1);
+  } else if (here) entries[i] = entry;
+  else entries.splice(i, 0, entry);
 }
 
 /** The index of the first entry not before `ns`/`name` in list order; without `name`, the first after all of `ns`. */

@@ -106,6 +106,15 @@ describe('Store', () => {
     assert.deepEqual(names(s.list('/configmaps', 'b')), ['b/w', 'b/x', 'b/y']);
     assert.deepEqual(names(s.list('/configmaps', 'bb')), []);
     assert.equal(s.list('/configmaps', 'c')[0].rv, s.currentRv, 'an update replaces the entry in place');
+    // Many writes between two lists: the order is rebuilt.
+    const more = Array.from({ length: 100 }, (_, i) => `m${String(99 - i).padStart(2, '0')}`);
+    for (const name of more) s.put('/configmaps', 'b', name, { metadata: { name, namespace: 'b' } });
+    assert.deepEqual(names(s.list('/configmaps', 'b')), [
+      ...[...more].sort().map((n) => `b/${n}`),
+      'b/w',
+      'b/x',
+      'b/y',
+    ]);
     s.close();
   });
 });
