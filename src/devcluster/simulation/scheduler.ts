@@ -69,6 +69,8 @@ interface NodeLoad {
 }
 
 const emptyLoad = (): NodeLoad => ({ cpu: 0, mem: 0, pods: 0, scoreCpu: 0, scoreMem: 0, owners: new Map() });
+/** The load of a node no pod is bound to (read only). */
+const NO_LOAD = emptyLoad();
 
 const ownerUid = (pod: Obj): string => String(controllerOf(pod)?.uid ?? '');
 
@@ -101,38 +103,60 @@ function nodeReady(node: Obj): boolean {
   return Array.isArray(conds) && conds.some((c) => isObj(c) && c.type === 'Ready' && c.status === 'True');
 }
 
-interface Allocatable {
+/** What the filters read of a node, once per version of its object (the scheduler tries hundreds per pod). */
+interface NodeFacts {
+  unschedulable: boolean;
+  ready: boolean;
+  /** Whether it has NoSchedule/NoExecute taints (untainted nodes need no toleration check). */
+  tainted: boolean;
+  /** Allocatable resources. */
   cpu: number;
   mem: number;
   pods: number;
 }
 
-/** A node's allocatable resources, parsed once per version of the node. */
-const allocatableCache = new WeakMap<Obj, Allocatable>();
-function allocatableOf(node: Obj): Allocatable {
-  let a = allocatableCache.get(node);
-  if (!a) {
+const factsCache = new WeakMap<Obj, NodeFacts>();
+function factsOf(node: Obj): NodeFacts {
+  let f = factsCache.get(node);
+  if (!f) {
+    const spec = isObj(node.spec) ? node.spec : {};
     const alloc = ((node.status as Obj | undefined)?.allocatable ?? {}) as Obj;
-    a = { cpu: cpuMillis(alloc.cpu), mem: bytes(alloc.memory), pods: Number(alloc.pods ?? 110) };
-    allocatableCache.set(node, a);
+    f = {
+      unschedulable: spec.unschedulable === true,
+      ready: nodeReady(node),
+      tainted:
+        Array.isArray(spec.taints) &&
+        spec.taints.some((t) => isObj(t) && (t.effect === 'NoSchedule' || t.effect === 'NoExecute')),
+      cpu: cpuMillis(alloc.cpu),
+      mem: bytes(alloc.memory),
+      pods: Number(alloc.pods ?? 110),
+    };
+    factsCache.set(node, f);
   }
-  return a;
+  return f;
+}
+
+/** Whether the pod restricts its nodes by nodeSelector or node affinity (else every node is selected). */
+function selectsNodes(spec: Obj): boolean {
+  return (
+    (isObj(spec.nodeSelector) && Object.keys(spec.nodeSelector).length > 0) ||
+    isObj((spec.affinity as Obj | undefined)?.nodeAffinity)
+  );
 }
 
 /** The reasons a node does not fit the pod (kube-scheduler's filter messages), empty when it fits. */
-function misfits(pod: Obj, usage: PodUsage, node: Obj, load: NodeLoad): string[] {
+function misfits(pod: Obj, usage: PodUsage, selective: boolean, node: Obj, load: NodeLoad): string[] {
   const spec = pod.spec as Obj;
-  const nspec = isObj(node.spec) ? node.spec : {};
-  if (nspec.unschedulable === true) return ['node(s) were unschedulable'];
-  if (!nodeReady(node)) return ['node(s) had untolerated taint {node.kubernetes.io/not-ready: }'];
-  const taint = untoleratedTaint(spec.tolerations, node);
+  const f = factsOf(node);
+  if (f.unschedulable) return ['node(s) were unschedulable'];
+  if (!f.ready) return ['node(s) had untolerated taint {node.kubernetes.io/not-ready: }'];
+  const taint = f.tainted ? untoleratedTaint(spec.tolerations, node) : undefined;
   if (taint) return [`node(s) had untolerated taint {${String(taint.key)}: ${String(taint.value ?? '')}}`];
-  if (!nodeSelected(spec, node)) return ["node(s) didn't match Pod's node affinity/selector"];
-  const alloc = allocatableOf(node);
+  if (selective && !nodeSelected(spec, node)) return ["node(s) didn't match Pod's node affinity/selector"];
   const out: string[] = [];
-  if (load.pods + 1 > alloc.pods) out.push('Too many pods');
-  if (usage.cpuReq > 0 && load.cpu + usage.cpuReq > alloc.cpu) out.push('Insufficient cpu');
-  if (usage.memReq > 0 && load.mem + usage.memReq > alloc.mem) out.push('Insufficient memory');
+  if (load.pods + 1 > f.pods) out.push('Too many pods');
+  if (usage.cpuReq > 0 && load.cpu + usage.cpuReq > f.cpu) out.push('Insufficient cpu');
+  if (usage.memReq > 0 && load.mem + usage.memReq > f.mem) out.push('Insufficient memory');
   return out;
 }
 
@@ -173,6 +197,16 @@ export function schedulerController(): Controller {
   const bound = new Map<string, Bound>();
   /** Where the next pod's search starts: each search goes on from where the last one stopped, as kube-scheduler's. */
   let nextStart = 0;
+  /** The nodes not being deleted, filtered again only when the store's node list changed. */
+  let nodeList: Entry[] | undefined;
+  let live: Entry[] = [];
+  const liveNodes = (all: Entry[]) => {
+    if (all !== nodeList) {
+      nodeList = all;
+      live = all.filter((n) => !(n.obj.metadata as Obj).deletionTimestamp);
+    }
+    return live;
+  };
   const loads = new Map<string, NodeLoad>();
   /** Pods that fit nowhere at their last attempt: tried again when capacity may have changed. */
   const waiting = new Set<string>();
@@ -236,7 +270,8 @@ export function schedulerController(): Controller {
       const usage = podUsage(e.obj);
       const score = scoreUsage(e.obj);
       const owner = ownerUid(e.obj);
-      const nodes = ctx.store.list('/nodes').filter((n) => !(n.obj.metadata as Obj).deletionTimestamp);
+      const nodes = liveNodes(ctx.store.list('/nodes'));
+      const selective = selectsNodes(e.obj.spec as Obj);
       const perNode: string[][] = [];
       let best: { name: string; siblings: number; score: number; pods: number } | undefined;
       const want = feasibleNodesToFind(nodes.length);
@@ -244,12 +279,12 @@ export function schedulerController(): Controller {
       let processed = 0;
       for (; processed < nodes.length && feasible < want; processed++) {
         const n = nodes[(nextStart + processed) % nodes.length];
-        const load = loads.get(n.name) ?? emptyLoad();
-        const reasons = misfits(e.obj, usage, n.obj, load);
+        const load = loads.get(n.name) ?? NO_LOAD;
+        const reasons = misfits(e.obj, usage, selective, n.obj, load);
         perNode.push(reasons);
         if (reasons.length) continue;
         feasible++;
-        const alloc = allocatableOf(n.obj);
+        const alloc = factsOf(n.obj);
         const s =
           freeShare(load.scoreCpu + score.cpu, alloc.cpu) + freeShare(load.scoreMem + score.mem, alloc.mem);
         // Default topology spreading first (fewest replicas of the same owner), then the least allocated node.
