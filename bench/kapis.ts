@@ -147,13 +147,18 @@ async function main() {
       ((await (await fetch(`${url}${path}`, { headers: auth })).json()) as { totalItems: number }).totalItems;
 
     // Writes to the dev cluster, 16 at a time.
-    const post = async (path: string, body: unknown) => {
+    // A connection reset (a loaded machine) is retried: the write is idempotent (409 counts as done).
+    const post = async (path: string, body: unknown, attempt = 1): Promise<void> => {
       const res = await request(`${cluster.server}${path}`, {
         method: 'POST',
         dispatcher: cluster.dispatcher,
         headers: { authorization: cluster.authorization() ?? '', 'content-type': 'application/json' },
         body: JSON.stringify(body),
+      }).catch((err: unknown) => {
+        if (attempt >= 5) throw err;
+        return undefined;
       });
+      if (!res) return post(path, body, attempt + 1);
       await res.body.text();
       if (res.statusCode !== 201 && res.statusCode !== 409)
         throw new Error(`POST ${path}: ${res.statusCode}`);
