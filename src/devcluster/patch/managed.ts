@@ -97,20 +97,25 @@ function encodeOwners(owners: Owner[]): ManagedFieldsEntry[] {
   });
 }
 
-const inScope = (k: string, subresource: string) =>
-  (keyPath(k)[0] === 'f:status') === (subresource === 'status');
+/**
+ * The part of an object whose fields a request tracks: the status subresource owns `status`, the main resource
+ * everything else. Each top-level field's paths start with it, so only that part need be walked.
+ */
+function inScope(obj: Obj, subresource: string): Obj {
+  if (subresource === 'status') return Object.hasOwn(obj, 'status') ? { status: obj.status } : {};
+  if (!Object.hasOwn(obj, 'status')) return obj;
+  const out: Obj = {};
+  for (const [k, v] of Object.entries(obj)) if (k !== 'status') out[k] = v;
+  return out;
+}
 
-/** Fields tracked for a request: the status subresource owns `status`, the main resource everything else. */
+/** Fields tracked for a request. */
 function trackedSet(obj: Obj, type: string, subresource: string): Set<string> {
-  return new Set([...fieldSetOf(obj, type)].filter((k) => inScope(k, subresource)));
+  return fieldSetOf(inScope(obj, subresource), type);
 }
 
 function trackedWithContainers(obj: Obj, type: string, subresource: string) {
-  const { leaves, containers } = fieldSetWithContainers(obj, type);
-  return {
-    leaves: new Set([...leaves].filter((k) => inScope(k, subresource))),
-    containers: new Set([...containers].filter((k) => inScope(k, subresource))),
-  };
+  return fieldSetWithContainers(inScope(obj, subresource), type);
 }
 
 function gvkOf(obj: Obj): GVK {
