@@ -1,9 +1,8 @@
 // Kubernetes API semantics of the dev cluster over real HTTPS: discovery, finalizers, namespace lifecycle,
 // preconditions, garbage collection, deletecollection, selector-filtered watch, CRD subresources, encodings.
 import assert from 'node:assert/strict';
-import { request } from 'node:https';
 import { after, before, describe, it } from 'node:test';
-import { devRequest, startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
+import { devRequest, devWatch, startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
 
 type Obj = Record<string, unknown>;
 let dev: TestDevCluster;
@@ -14,29 +13,7 @@ const merge = { 'Content-Type': 'application/merge-patch+json' };
 const meta = (o: unknown) => (o as { metadata: Obj }).metadata;
 
 /** Opens a watch and collects its events until `stop()`. */
-function watch(path: string): Promise<{ events: { type: string; object: Obj }[]; stop: () => void }> {
-  return new Promise((resolve, reject) => {
-    const events: { type: string; object: Obj }[] = [];
-    const req = request(`${dev.url}${path}`, {
-      ca: dev.caPem,
-      headers: { Authorization: `Bearer ${dev.token}` },
-    });
-    req.on('response', (res) => {
-      let buf = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        buf += c;
-        const lines = buf.split('\n');
-        buf = lines.pop() ?? '';
-        for (const l of lines) if (l) events.push(JSON.parse(l));
-      });
-      res.on('error', () => {});
-      resolve({ events, stop: () => req.destroy() });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const watch = (path: string) => devWatch(dev, path);
 
 async function until(cond: () => boolean, what: string): Promise<void> {
   for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 25));
