@@ -151,20 +151,38 @@ function smallestOf(sets: readonly ReadonlySet<string>[]): ReadonlySet<string> |
   return smallest;
 }
 
-/** The page [offset, wanted) of keys kept in ascending order, read in the requested direction. */
-function pageOf(
-  inf: Informer,
-  keys: readonly string[],
-  ascending: boolean,
-  offset: number,
-  wanted: number,
-): Page {
-  const entries: Entry[] = [];
-  for (let i = offset; i < keys.length && i < wanted; i++) {
-    const e = inf.getByKey(keys[ascending ? i : keys.length - 1 - i]);
-    if (e) entries.push(e);
-  }
-  return { entries, total: keys.length };
+/** Items [offset, wanted) of an ascending list, read in the requested direction. */
+function sliceOf<T>(items: readonly T[], ascending: boolean, offset: number, wanted: number): T[] {
+  const out: T[] = [];
+  for (let i = offset; i < items.length && i < wanted; i++)
+    out.push(items[ascending ? i : items.length - 1 - i]);
+  return out;
+}
+
+/**
+ * Adds the `name` filter to the conditions: checked on each candidate when another set leaves few, else as its
+ * remembered answer within the route's namespace (which then stands for the namespace too). Returns that answer.
+ */
+function addName(inf: Informer, c: Compiled, namespace: string | undefined): NameMatches | undefined {
+  const part = c.namePart;
+  const narrow = smallestOf(c.sets);
+  let names: NameMatches | undefined;
+  if (part !== undefined && narrow && narrow.size * 8 <= inf.size) c.preds.push((e) => e.name.includes(part));
+  else if (part !== undefined) names = nameMatches(inf, part, namespace);
+  if (names) c.sets.push(names.keys);
+  else if (namespace !== undefined) c.sets.push(inf.keysInNamespace(namespace));
+  return names;
+}
+
+/** Whether an entry meets every condition (its membership of `skip`, a set it was taken from, is not checked). */
+function matcher(c: Compiled, skip?: ReadonlySet<string>): Pred {
+  const sets = c.sets.filter((s) => s !== skip);
+  const preds = c.preds;
+  return (e) => {
+    for (const s of sets) if (!s.has(e.key)) return false;
+    for (const p of preds) if (!p(e)) return false;
+    return true;
+  };
 }
 
 /** The requested page and the number of all matches; `extra` are further conditions every item must meet. */
@@ -175,78 +193,58 @@ export function listPage(
   namespace?: string,
   extra: readonly Pred[] = [],
 ): Page {
-  const { sets, preds, namePart } = compile(inf, def, q);
-  preds.push(...extra);
-  const n = inf.size;
-  // A name is checked directly on a few candidates; otherwise its remembered answer (within the route's namespace)
-  // stands in for a scan of all.
-  const narrow = smallestOf(sets);
-  let names: NameMatches | undefined;
-  if (namePart !== undefined && narrow && narrow.size * 8 <= n) preds.push((e) => e.name.includes(namePart));
-  else if (namePart !== undefined) names = nameMatches(inf, namePart, namespace);
-  if (names) sets.push(names.keys);
-  else if (namespace !== undefined) sets.push(inf.keysInNamespace(namespace));
+  const c = compile(inf, def, q);
+  c.preds.push(...extra);
+  const names = addName(inf, c, namespace);
+  const { sets, preds } = c;
   const order = sortOrderOf(def, q);
   const offset = q.limit === undefined ? 0 : (q.page - 1) * q.limit;
   const wanted = q.limit === undefined ? Number.POSITIVE_INFINITY : offset + q.limit;
-  if (names && sets.length === 1 && preds.length === 0 && typeof order === 'string') {
-    // The name filter alone, in an order it remembers: the page is a slice.
-    return pageOf(inf, names.inOrder(order), q.ascending, offset, wanted);
+  const n = inf.size;
+  if (sets.length === 0 && preds.length === 0) {
+    return { entries: sliceOf(inf.sorted(order), q.ascending, offset, wanted), total: n };
   }
-  const others = (pool: ReadonlySet<string> | undefined) => sets.filter((s) => s !== pool);
-  const matches = (e: Entry, rest: readonly ReadonlySet<string>[]) => {
-    for (const s of rest) if (!s.has(e.key)) return false;
-    for (const p of preds) if (!p(e)) return false;
-    return true;
-  };
+  if (names && sets.length === 1 && preds.length === 0 && typeof order === 'string') {
+    // The name filter alone, in an order its answer remembers: the page is a slice.
+    const keys = names.inOrder(order);
+    const entries = sliceOf(keys, q.ascending, offset, wanted).map((key) => inf.getByKey(key));
+    return { entries: entries.filter((e) => e !== undefined), total: keys.length };
+  }
 
   const pool = smallestOf(sets);
-  let total: number | undefined;
+  let total: number;
   let matched: Entry[] | undefined;
   if (pool && sets.length === 1 && preds.length === 0) total = pool.size;
-  else if (pool || preds.length > 0) {
+  else {
     // The sets do not answer the whole query: every candidate is checked once, for the total.
-    const rest = others(pool);
+    const match = matcher(c, pool);
     matched = [];
-    const candidates: Iterable<Entry | undefined> = pool
-      ? [...pool].map((k) => inf.getByKey(k))
-      : inf.entries();
-    for (const e of candidates) if (e && matches(e, rest)) matched.push(e);
+    const candidates = pool ? [...pool].map((k) => inf.getByKey(k)) : inf.entries();
+    for (const e of candidates) if (e && match(e)) matched.push(e);
     total = matched.length;
-  } else total = n;
+  }
 
   // Sorting the matches costs k log k comparisons; walking the view to fill the page visits about wanted * n / k
   // entries (matches spread over the order).
-  const k = matched?.length ?? total;
-  const sortCost = k * Math.log2(k + 1) * COMPARE_COST;
-  const walkCost = k === 0 ? 0 : Math.min(n, (wanted * n) / k);
-  if ((pool || matched) && sortCost < walkCost) {
-    if (!matched) {
-      matched = [];
-      for (const key of pool ?? []) {
-        const e = inf.getByKey(key);
-        if (e) matched.push(e);
-      }
-    }
-    const c = inf.comparator(order);
-    matched.sort(q.ascending ? c : (a, b) => c(b, a));
-    return { entries: matched.slice(offset, wanted), total };
+  const sortCost = total * Math.log2(total + 1) * COMPARE_COST;
+  const walkCost = total === 0 ? 0 : Math.min(n, (wanted * n) / total);
+  if (sortCost < walkCost) {
+    const all = matched ?? [...(pool ?? [])].map((k) => inf.getByKey(k)).filter((e) => e !== undefined);
+    const compare = inf.comparator(order);
+    all.sort(q.ascending ? compare : (a, b) => compare(b, a));
+    return { entries: all.slice(offset, wanted), total };
   }
 
-  const view = inf.sorted(order);
-  const at = (i: number) => (q.ascending ? view[i] : view[view.length - 1 - i]);
-  const entries: Entry[] = [];
-  if (sets.length === 0 && preds.length === 0) {
-    for (let i = offset; i < view.length && i < wanted; i++) entries.push(at(i));
-    return { entries, total };
-  }
   // Walk the order until the page is full or every match has been seen (checked matches are not checked again).
+  const view = inf.sorted(order);
   const hits = matched && new Set(matched);
+  const match = hits ? (e: Entry) => hits.has(e) : matcher(c);
+  const entries: Entry[] = [];
   const last = Math.min(wanted, total);
   let seen = 0;
   for (let i = 0; i < view.length && seen < last; i++) {
-    const e = at(i);
-    if (hits ? !hits.has(e) : !matches(e, sets)) continue;
+    const e = view[q.ascending ? i : view.length - 1 - i];
+    if (!match(e)) continue;
     if (seen >= offset) entries.push(e);
     seen++;
   }
