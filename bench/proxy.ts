@@ -184,12 +184,10 @@ async function main() {
     label: 'proxy',
     cwd: KAPISERVER_DIR,
     node,
-    flags: ['--kubeconfig', dev.kubeconfigPath, '--data-dir', dataDir, '--bind-address', '127.0.0.1'].concat([
-      '--port',
-      '0',
-      '--secure-port',
-      '0',
-    ]),
+    flags: [
+      ...['--kubeconfig', dev.kubeconfigPath, '--data-dir', dataDir],
+      ...['--bind-address', '127.0.0.1', '--port', '0', '--secure-port', '0'],
+    ],
     env: { KAPISERVER_ADMIN_PASSWORD: adminPassword },
     profileDir: CPU_PROF && resolve(CPU_PROF),
   });
@@ -249,6 +247,8 @@ async function main() {
       ratioToBare: number;
       cpuUsPerRequest?: { direct: CpuPerRequest; bareForwarder: CpuPerRequest; kapiserver: CpuPerRequest };
       cpuBoundRatio?: number;
+      /** kapiserver's CPU per request over the bare forwarder's (median of each round's pair): its own overhead. */
+      cpuToBare?: number;
     }
     const results: Record<string, Result> = {};
     const devPid = dev.child.pid ?? 0;
@@ -299,6 +299,8 @@ async function main() {
         };
         result.cpuBoundRatio =
           cpuCapacity([k.devcluster, k.kapiserver, k.autocannon]) / cpuCapacity([d.devcluster, d.autocannon]);
+        if (cpuBare.length === cpuThrough.length)
+          result.cpuToBare = median(cpuThrough.map((c, i) => c.kapiserver / cpuBare[i].kapiserver));
       }
       results[name] = result;
     }
@@ -344,7 +346,7 @@ async function main() {
     const f = (x: number) => x.toFixed(0);
     const cpu = (r: Result) =>
       r.cpuUsPerRequest
-        ? `; CPU/req kapiserver ${r.cpuUsPerRequest.kapiserver.kapiserver} us, bare forwarder ${r.cpuUsPerRequest.bareForwarder.kapiserver} us, dev cluster ${r.cpuUsPerRequest.direct.devcluster} us, CPU-bound ratio ${r.cpuBoundRatio?.toFixed(2)}`
+        ? `; CPU/req kapiserver ${r.cpuUsPerRequest.kapiserver.kapiserver} us, bare forwarder ${r.cpuUsPerRequest.bareForwarder.kapiserver} us, dev cluster ${r.cpuUsPerRequest.direct.devcluster} us, kapiserver/bare CPU ${r.cpuToBare?.toFixed(2)}, CPU-bound ratio ${r.cpuBoundRatio?.toFixed(2)}`
         : '';
     const line = (r: Result | undefined) =>
       r === undefined
