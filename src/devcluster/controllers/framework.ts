@@ -359,6 +359,7 @@ export class ControllerManager {
 
   private work(): void {
     this.scheduled = false;
+    if (this.stopped) return; // stopped after this slice was scheduled: the store may be closed
     this.running = true;
     const start = performance.now();
     try {

@@ -170,4 +170,17 @@ describe('controller framework', { timeout: 60_000 }, () => {
       ['elsewhere'],
     );
   });
+  it('a slice scheduled before stop does not run (the store may be closed by then)', async () => {
+    const own = await startTestDevCluster({ seedDemoData: false });
+    let ran = 0;
+    const m = new ControllerManager(contextOf(own));
+    m.add({ name: 'late', watches: [{ res: '/configmaps', keys: ownKey }], reconcile: () => void ran++ });
+    m.start(); // offers the stored configmaps: a slice is scheduled
+    m.stop();
+    own.controllers.stop();
+    own.store.close();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(ran, 0);
+    await own.close();
+  });
 });
