@@ -20,6 +20,25 @@ function newestFirst(a: Entry, b: Entry): number {
   return rb.length - ra.length || (rb > ra ? 1 : rb < ra ? -1 : 0);
 }
 
+/** Beyond this many records over the maximum, they are sorted rather than picked out one pass each. */
+const FEW = 8;
+
+/**
+ * The `count` oldest of `records` (by newestFirst). A login adds one record at a time, so usually one is over the
+ * maximum: it is found in one pass instead of sorting every record of the user on every login.
+ */
+export function oldest(records: readonly Entry[], count: number): Set<Entry> {
+  if (count <= 0) return new Set();
+  if (count > FEW) return new Set([...records].sort(newestFirst).slice(Math.max(0, records.length - count)));
+  const picked = new Set<Entry>();
+  while (picked.size < Math.min(count, records.length)) {
+    let old: Entry | undefined;
+    for (const r of records) if (!picked.has(r) && (!old || newestFirst(r, old) > 0)) old = r;
+    picked.add(old as Entry);
+  }
+  return picked;
+}
+
 export function loginRecordController(
   cache: ClusterCache,
   rest: KubeRest,
@@ -44,11 +63,11 @@ export function loginRecordController(
       // Every login adds a record: the cached entries' fields suffice, no record is parsed.
       const own = [...records.keysWithLabel(USER_REF_LABEL, user)]
         .map((key) => records.getByKey(key))
-        .filter((r): r is Entry => !!r?.name)
-        .sort(newestFirst);
+        .filter((r): r is Entry => !!r?.name);
+      const over = oldest(own, own.length - maxEntries);
       let nextExpiry = Infinity;
-      for (const [i, r] of own.entries()) {
-        if (i < maxEntries && expiry(r) > now) {
+      for (const r of own) {
+        if (!over.has(r) && expiry(r) > now) {
           nextExpiry = Math.min(nextExpiry, expiry(r));
           continue;
         }
