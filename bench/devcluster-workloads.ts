@@ -154,6 +154,7 @@ const runningPerSecond = rate(LARGE, largeRunning);
 
 // 4. RSS with 20,000 running pods (or, when they do not all run within the phase timeout, with as many as did)
 let rssBytes: number | null = null;
+let heapBytes: number | null = null;
 let runningAtRss: number | null = null;
 let secondsTo20k: number | null = null;
 if (largeRunning !== null) {
@@ -168,7 +169,7 @@ if (largeRunning !== null) {
   secondsTo20k = await secondsUntil(() => runningPods() >= TOTAL_RUNNING, t3);
   if (secondsTo20k !== null) await dev.controllers.idle();
   gc();
-  rssBytes = process.memoryUsage().rss;
+  ({ rss: rssBytes, heapUsed: heapBytes } = process.memoryUsage());
   runningAtRss = runningPods();
 }
 
@@ -191,6 +192,7 @@ const result = {
   rssMbWith20kRunningPods:
     secondsTo20k === null || rssBytes === null ? null : Math.round(rssBytes / 1024 / 1024),
   rssMbAtEnd: rssBytes === null ? null : Math.round(rssBytes / 1024 / 1024),
+  heapUsedMbAtEnd: heapBytes === null ? null : Math.round(heapBytes / 1024 / 1024),
   storeWrites: dev.store.currentRv,
 };
 console.log(JSON.stringify(result, null, 2));
