@@ -5,6 +5,7 @@
 import type { RbacAttributes } from '../../k8s/rbac.ts';
 import type { RequestInfo, UserInfo } from '../request.ts';
 import { resourceScopeOf } from '../resource-scope.ts';
+import { CachingAuthorizer } from './decision-cache.ts';
 import { RbacAuthorizer } from './rbac.ts';
 import type { RuleResolver } from './rbac-resolver.ts';
 
@@ -51,12 +52,13 @@ const alwaysDeny: Authorizer = {
 
 /**
  * The authorizer of a mode; RBAC asks `resolver` which rules apply (as Kubernetes builds an authorizer and its rule
- * resolver together: the escalation checker and rules reviews share the same one).
+ * resolver together: the escalation checker and rules reviews share the same one), its decisions cached until a role,
+ * binding or namespace changes (decision-cache.ts).
  */
 export function newAuthorizer(mode: AuthorizationMode, resolver: RuleResolver): Authorizer {
   if (mode === 'AlwaysAllow') return alwaysAllow;
   if (mode === 'AlwaysDeny') return alwaysDeny;
-  return new RbacAuthorizer(resolver);
+  return new CachingAuthorizer(new RbacAuthorizer(resolver), () => resolver.revision());
 }
 
 /** The most specific scope of an object in `namespace` and `workspace` ('' when none). */

@@ -50,6 +50,8 @@ export interface RbacListers {
   workspaceOfNamespace(namespace: string): string;
   /** True once every kind has been loaded. */
   hasSynced(): boolean;
+  /** A number that changes whenever a role, a binding or a namespace does (decisions cached under it go stale). */
+  revision(): number;
   /** Resolves true once loaded, false after `timeoutMs`. */
   waitForSync(timeoutMs: number): Promise<boolean>;
 }
@@ -139,6 +141,7 @@ export class InformerRbacListers implements RbacListers {
   // Entries are immutable (an update replaces them), so a parse is kept as long as its entry.
   private readonly parsedRoles = new WeakMap<Entry, Role>();
   private readonly parsedBindings = new WeakMap<Entry, Binding>();
+  private changes = 0;
 
   constructor(cache: ClusterCache) {
     this.roles = mapValues(ROLE_REFS, (ref) => cache.informer(ref));
@@ -148,6 +151,16 @@ export class InformerRbacListers implements RbacListers {
       return informer;
     });
     this.namespaces = cache.informer(NAMESPACES);
+    const changed = () => {
+      this.changes++;
+    };
+    for (const informer of this.informers()) {
+      informer.addEventHandler({ onAdd: changed, onUpdate: changed, onDelete: changed });
+    }
+  }
+
+  revision(): number {
+    return this.changes;
   }
 
   role(kind: RoleKind, namespace: string, name: string): Role | undefined {

@@ -57,6 +57,11 @@ export function describeGrant(g: Grant): string {
 export class RuleResolver {
   constructor(private readonly listers: RbacListers) {}
 
+  /** Changes whenever a role, a binding or a namespace does: what a cached decision must be checked against. */
+  revision(): number {
+    return this.listers.revision();
+  }
+
   /** Resolves once roles and bindings are loaded; a 503 StatusError when they are not after a short wait. */
   async synced(): Promise<void> {
     if (this.listers.hasSynced()) return;

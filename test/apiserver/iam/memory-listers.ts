@@ -19,14 +19,17 @@ export class MemoryRbacListers implements RbacListers {
   /** `kind`, then index key -> bindings. */
   private readonly bindings = new Map<BindingKind, Map<string, Binding[]>>();
   private readonly namespaces = new Map<string, string>();
+  private changes = 0;
 
   addRole(kind: RoleKind, obj: KubeObject): this {
+    this.changes++;
     const role = parseRole(obj);
     this.roles.set(`${kind}/${kind === 'Role' ? role.namespace : ''}/${role.name}`, role);
     return this;
   }
 
   addBinding(kind: BindingKind, obj: KubeObject): this {
+    this.changes++;
     const index = this.bindings.get(kind) ?? new Map<string, Binding[]>();
     this.bindings.set(kind, index);
     const binding = parseBinding(obj);
@@ -40,6 +43,7 @@ export class MemoryRbacListers implements RbacListers {
 
   /** A namespace and its workspace label ('' for none). */
   addNamespace(name: string, workspace = ''): this {
+    this.changes++;
     this.namespaces.set(name, workspace);
     return this;
   }
@@ -70,6 +74,10 @@ export class MemoryRbacListers implements RbacListers {
 
   hasSynced(): boolean {
     return true;
+  }
+
+  revision(): number {
+    return this.changes;
   }
 
   async waitForSync(): Promise<boolean> {
