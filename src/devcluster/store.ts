@@ -278,7 +278,8 @@ export class Store {
   /**
    * Runs `fn` with its writes grouped into one SQLite commit, made when `fn` returns (or throws: its writes are
    * already in memory, so they are committed, never rolled back); only then do client subscribers get their events.
-   * `fn` must be synchronous. Inside an open batch, `fn` simply joins it.
+   * `fn` must be synchronous. Inside an open batch, `fn` simply joins it. Each write's statements stay atomic within
+   * the batch (better-sqlite3 nests a transaction as a savepoint).
    */
   batch(fn: () => void): void {
     if (this.pending) {
@@ -298,12 +299,6 @@ export class Store {
     }
   }
 
-  /** Runs the SQL of one write: in the open batch's transaction, or in its own (committed on return). */
-  private persist(sql: () => void): void {
-    if (this.pending) sql();
-    else this.db.transaction(sql)();
-  }
-
   /** Writes a new or changed object; returns the stored entry with its new resourceVersion. */
   put(res: string, ns: string, name: string, obj: Obj): Entry {
     const prev = this.get(res, ns, name);
@@ -311,11 +306,11 @@ export class Store {
     const stored = withRv(obj, rv);
     const json = JSON.stringify(stored);
     const type: EventType = prev ? 'MODIFIED' : 'ADDED';
-    this.persist(() => {
+    this.db.transaction(() => {
       this.stmts.upsert.run(res, ns, name, rv, json);
       this.stmts.event.run(rv, res, ns, name, type, json, prev?.json ?? null);
       this.stmts.setMeta.run(rv, 'rv');
-    });
+    })();
     const entry: Entry = { ns, name, rv, obj: stored, json };
     this.commit(res, entry, type, false, prev?.obj);
     return entry;
@@ -328,11 +323,11 @@ export class Store {
     const rv = this.rvCounter + 1;
     const final = withRv(prev.obj, rv);
     const json = JSON.stringify(final);
-    this.persist(() => {
+    this.db.transaction(() => {
       this.stmts.del.run(res, ns, name);
       this.stmts.event.run(rv, res, ns, name, 'DELETED', json, prev.json);
       this.stmts.setMeta.run(rv, 'rv');
-    });
+    })();
     const entry: Entry = { ns, name, rv, obj: final, json };
     this.commit(res, entry, 'DELETED', true, prev.obj);
     return entry;
@@ -376,10 +371,10 @@ export class Store {
     this.writesSinceCompact = 0;
     const horizon = upTo ?? this.rvCounter - this.historyLimit;
     if (horizon <= this.compactedRv) return;
-    this.persist(() => {
+    this.db.transaction(() => {
       this.stmts.compact.run(horizon);
       this.stmts.setMeta.run(horizon, 'compacted');
-    });
+    })();
     this.compactedRv = horizon;
   }
 
