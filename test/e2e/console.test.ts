@@ -5,11 +5,13 @@
 // console (../shared/tools/ks-console/build.sh); skips with the reason otherwise. Screenshots of every page go to a
 // temp directory printed in the output.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import { parse as parseYaml } from 'yaml';
+import { bytes, cpuMillis, parseQuantity } from '../../src/k8s/quantity.ts';
 import type { Json } from '../apiserver/kapis/helpers.ts';
 import {
   CHROMIUM,
@@ -20,6 +22,7 @@ import {
   type WatchedPage,
   watchedPage,
 } from '../helpers/console.ts';
+import { hasKubectl, kubectlWith, NO_KUBECTL } from '../helpers/kubectl.ts';
 import { eventually } from '../helpers/oauth.ts';
 import { type KapiserverProcess, localFlags, startKapiserverProcess } from '../helpers/process.ts';
 
@@ -31,6 +34,7 @@ const MEMBER = 'console-member';
 const MEMBER_PASSWORD = 'Console-member-1';
 const WS = 'console-ws';
 const PROJECT = 'console-proj';
+const QUOTA_PROJECT = 'console-quota';
 const T2 = '/kapis/tenant.kubesphere.io/v1alpha2';
 const IAM = '/kapis/iam.kubesphere.io/v1alpha2';
 
@@ -97,6 +101,14 @@ async function arrange(): Promise<void> {
   );
   await eventually(
     async () => {
+      await call('POST', `${T2}/workspaces/${WS}/namespaces`, { metadata: { name: QUOTA_PROJECT } });
+      return true;
+    },
+    30_000,
+    'the quota project',
+  );
+  await eventually(
+    async () => {
       await call('POST', `${IAM}/workspaces/${WS}/workspacemembers`, [
         { username: MEMBER, roleRef: `${WS}-self-provisioner` },
       ]);
@@ -105,14 +117,16 @@ async function arrange(): Promise<void> {
     30_000,
     'the workspace member',
   );
-  await eventually(
-    async () => {
-      await call('POST', `${IAM}/namespaces/${PROJECT}/members`, [{ username: MEMBER, roleRef: 'operator' }]);
-      return true;
-    },
-    30_000,
-    'the project member',
-  );
+  for (const ns of [PROJECT, QUOTA_PROJECT]) {
+    await eventually(
+      async () => {
+        await call('POST', `${IAM}/namespaces/${ns}/members`, [{ username: MEMBER, roleRef: 'operator' }]);
+        return true;
+      },
+      30_000,
+      `the member of ${ns}`,
+    );
+  }
   const labels = { app: 'console-web' };
   await call('POST', `/apis/apps/v1/namespaces/${PROJECT}/deployments`, {
     apiVersion: 'apps/v1',
@@ -332,4 +346,271 @@ test('the admin acts through the console: user, role, project, ConfigMap', { ski
   await page.screenshot({ path: join(shots, 'admin-actions.png') });
   assert.deepEqual(w.take(), [], 'the actions made no failed call');
   await page.close();
+});
+
+const QUOTA_PATH = `/${WS}/clusters/default/projects/${QUOTA_PROJECT}`;
+
+/** The quota the admin sets through the console, and the default container quotas (a LimitRange). */
+const QUOTA = { 'requests.cpu': '2', 'limits.cpu': '4', 'requests.memory': '2Gi', 'limits.memory': '4Gi' };
+const CONTAINER_DEFAULTS = { cpuRequest: '0.5', cpuLimit: '1', memoryRequest: '256', memoryLimit: '512' };
+
+/** Opens the quota project's Basic Information page and picks `item` from its Manage menu. */
+async function manageQuotaProject(w: WatchedPage, item: string): Promise<void> {
+  await w.page.goto(`${ui.url}${QUOTA_PATH}/base-info`);
+  await w.page.getByText('Manage', { exact: true }).click();
+  await w.page.getByText(item, { exact: true }).click();
+}
+
+/**
+ * Fills the console's resource-limit inputs (CPU in cores, memory in the form's unit) of the open modal. The form
+ * resets them when its quota reads arrive, so it fills again until the values stay.
+ */
+async function fillResourceLimit(
+  w: WatchedPage,
+  v: { cpuRequest: string; cpuLimit: string; memoryRequest: string; memoryLimit: string },
+): Promise<void> {
+  const inputs: [string, string][] = [
+    ['requests.cpu', v.cpuRequest],
+    ['limits.cpu', v.cpuLimit],
+    ['requests.memory', v.memoryRequest],
+    ['limits.memory', v.memoryLimit],
+  ];
+  await eventually(
+    async () => {
+      for (const [name, value] of inputs) await w.page.locator(`input[name="${name}"]`).last().fill(value);
+      await w.page.waitForTimeout(1000);
+      for (const [name, value] of inputs)
+        if ((await w.page.locator(`input[name="${name}"]`).last().inputValue()) !== value) return false;
+      return true;
+    },
+    20_000,
+    'the resource limits to stay filled',
+  );
+}
+
+/** A project's quota call the console makes on every quota form: KubeSphere answers 404 for a workspace without one. */
+const NO_WORKSPACE_QUOTA = `404 GET /kapis/tenant.kubesphere.io/v1alpha2/workspaces/${WS}/resourcequotas/${WS}`;
+const expected = (failures: string[]) => failures.filter((f) => f !== NO_WORKSPACE_QUOTA);
+
+test("the admin sets a project's quota and default container quotas through the console", {
+  skip,
+}, async () => {
+  const w = await watchedPage(browser);
+  const { page } = w;
+  await consoleLogin(w, ui.url, 'admin', ADMIN_PASSWORD);
+
+  // Before any quota the overview says so.
+  await page.goto(`${ui.url}${QUOTA_PATH}/overview`);
+  await page.getByText('Project Quotas Not Set').waitFor({ timeout: 20_000 });
+  w.take();
+
+  // Project quotas: a ResourceQuota named after the project, plus one deployment at most.
+  await manageQuotaProject(w, 'Edit Project Quotas');
+  await fillResourceLimit(w, { cpuRequest: '2', cpuLimit: '4', memoryRequest: '2', memoryLimit: '4' });
+  await page.getByText('Add', { exact: true }).click();
+  await page.getByPlaceholder('Select a resource or enter a resource name').last().click();
+  await page.getByText('Number of deployments', { exact: true }).click();
+  await page.locator('input[name="value"]').last().fill('1');
+  await page.getByRole('button', { name: 'OK' }).click();
+  const quota = await readBack(
+    'the ResourceQuota the console wrote',
+    () => call('GET', `/api/v1/namespaces/${QUOTA_PROJECT}/resourcequotas`),
+    (l) => l.items.length === 1 && l.items[0].status?.hard?.['count/deployments.apps'] === '1',
+  );
+  assert.equal(quota.items[0].metadata.name, QUOTA_PROJECT);
+  for (const [key, value] of Object.entries(QUOTA)) {
+    assert.equal(parseQuantity(quota.items[0].spec.hard[key]), parseQuantity(value), key);
+  }
+
+  // Default container quotas: the console edits the project's LimitRange. (Without one it POSTs a LimitRange with no
+  // name, which any Kubernetes API server refuses with 422, so the project starts with one here.)
+  await call('POST', `/api/v1/namespaces/${QUOTA_PROJECT}/limitranges`, {
+    apiVersion: 'v1',
+    kind: 'LimitRange',
+    metadata: { name: 'container-defaults' },
+    spec: { limits: [{ type: 'Container', defaultRequest: { cpu: '100m', memory: '64Mi' } }] },
+  });
+  await manageQuotaProject(w, 'Edit Default Container Quotas');
+  await fillResourceLimit(w, CONTAINER_DEFAULTS);
+  await page.getByRole('button', { name: 'OK' }).click();
+  const limits = await readBack(
+    'the LimitRange the console wrote',
+    () => call('GET', `/api/v1/namespaces/${QUOTA_PROJECT}/limitranges`),
+    (l) => l.items.length === 1 && cpuMillis(l.items[0].spec.limits[0].defaultRequest?.cpu ?? '0') === 500,
+  );
+  const [limit] = limits.items[0].spec.limits;
+  assert.equal(limit.type, 'Container');
+  assert.equal(cpuMillis(limit.defaultRequest.cpu), 500);
+  assert.equal(cpuMillis(limit.default.cpu), 1000);
+  assert.equal(bytes(limit.defaultRequest.memory), 256 * 2 ** 20);
+  assert.equal(bytes(limit.default.memory), 512 * 2 ** 20);
+  assert.deepEqual(expected(w.take()), [], 'setting the quotas made no failed call');
+  await page.close();
+});
+
+test('a project member sees the quota used, the defaults applied, and the quota refusing a workload', {
+  skip,
+}, async () => {
+  // A workload without resources: its pod gets the LimitRange's defaults, which the quota counts.
+  const memberToken = await token(MEMBER, MEMBER_PASSWORD);
+  const labels = { app: 'quota-web' };
+  await call(
+    'POST',
+    `/apis/apps/v1/namespaces/${QUOTA_PROJECT}/deployments`,
+    {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'quota-web', labels },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: labels },
+        template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } },
+      },
+    },
+    memberToken,
+  );
+  const pods = await readBack(
+    'the pod with the default container quotas',
+    () =>
+      call(
+        'GET',
+        `/api/v1/namespaces/${QUOTA_PROJECT}/pods?labelSelector=app=quota-web`,
+        undefined,
+        memberToken,
+      ),
+    (l) => l.items.length === 1,
+  );
+  const { resources } = pods.items[0].spec.containers[0];
+  assert.equal(cpuMillis(resources.requests.cpu), 500);
+  assert.equal(cpuMillis(resources.limits.cpu), 1000);
+  assert.equal(bytes(resources.requests.memory), 256 * 2 ** 20);
+  assert.equal(bytes(resources.limits.memory), 512 * 2 ** 20);
+  await readBack(
+    'the quota counting the pod',
+    () => call('GET', `/api/v1/namespaces/${QUOTA_PROJECT}/resourcequotas/${QUOTA_PROJECT}`),
+    (q) => cpuMillis(q.status?.used?.['requests.cpu'] ?? '0') === 500,
+  );
+
+  const w = await watchedPage(browser);
+  const { page } = w;
+  await consoleLogin(w, ui.url, MEMBER, MEMBER_PASSWORD);
+  // used / hard as the console prints them: 0.5 of 2 cores requested, 1 of 4 limited, 0.25 of 2 Gi, 1 of 1 deployment.
+  await visitAll(w, MEMBER, [
+    [
+      `${QUOTA_PATH}/base-info`,
+      ['Project Quotas', '0.5 Core', '2 Core', '4 Core', '0.25 Gi', 'Default Container Quotas'],
+    ],
+    [`${QUOTA_PATH}/overview`, [QUOTA_PROJECT]],
+  ]);
+  assert.equal(
+    await page.getByText('Project Quotas Not Set').count(),
+    0,
+    'the overview knows the quota is set',
+  );
+
+  // A second deployment is beyond count/deployments.apps: the console shows the dev cluster's 403 message.
+  await page.goto(`${ui.url}${QUOTA_PATH}/deployments`);
+  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('button', { name: 'Edit YAML' }).click();
+  await page.locator('.ace_editor').first().waitFor();
+  const second = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'quota-web-2', namespace: QUOTA_PROJECT, labels: { app: 'quota-web-2' } },
+    spec: {
+      replicas: 1,
+      selector: { matchLabels: { app: 'quota-web-2' } },
+      template: {
+        metadata: { labels: { app: 'quota-web-2' } },
+        spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] },
+      },
+    },
+  };
+  // Ace keeps its editor on its element (env.editor); setValue fires the change the form reads.
+  await page.evaluate(
+    (text) => {
+      const el = document.querySelector('.ace_editor') as unknown as {
+        env: { editor: { setValue(t: string): void } };
+      };
+      el.env.editor.setValue(text);
+    },
+    JSON.stringify(second, null, 2),
+  );
+  await page.getByRole('button', { name: 'Create' }).last().click();
+  await page.getByText('exceeded quota', { exact: false }).first().waitFor({ timeout: 20_000 });
+  await page.screenshot({ path: join(shots, 'member-over-quota.png') });
+  const refused = await call('GET', `/apis/apps/v1/namespaces/${QUOTA_PROJECT}/deployments`);
+  assert.deepEqual(
+    refused.items.map((d: Json) => d.metadata.name),
+    ['quota-web'],
+  );
+  // The console dry-runs the create first (quota admission refuses the dry run too) and rethrows the refusal (the page
+  // error). The create form also lists federated projects cluster-wide, which a project member may not (403).
+  assert.deepEqual(
+    expected(w.take()).sort(),
+    [
+      `403 GET /kapis/resources.kubesphere.io/v1alpha3/namespaces?labelSelector=kubefed.io%2Fmanaged%3Dtrue&sortBy=createTime&limit=10`,
+      `403 POST /apis/apps/v1/namespaces/${QUOTA_PROJECT}/deployments?dryRun=All`,
+      'page error: Object',
+    ],
+    'only the refused create failed',
+  );
+  await page.close();
+});
+
+/** Downloads the user's kubeconfig through the console's toolbox (the kubeconfig tool's Download). */
+async function downloadKubeconfig(w: WatchedPage): Promise<string> {
+  const { page } = w;
+  await page.goto(`${ui.url}/dashboard`);
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
+  w.take(); // the dashboard's own problems are the first test's to report
+  await page.locator('button:has(.kubed-icon-hammer)').hover();
+  await page.getByText('kubeconfig', { exact: true }).click();
+  await page.getByText('apiVersion: v1', { exact: false }).first().waitFor({ timeout: 20_000 });
+  await page.screenshot({ path: join(shots, `kubeconfig-${Date.now()}.png`) });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByText('Download', { exact: true }).click(),
+  ]);
+  const file = await download.path();
+  return readFileSync(file, 'utf8');
+}
+
+/** The console session's own token (its cookie), which the kubeconfig must not carry. */
+async function sessionToken(w: WatchedPage): Promise<string | undefined> {
+  const cookies = await w.page.context().cookies();
+  return cookies.find((c) => c.name === 'token')?.value;
+}
+
+test("the kubeconfig downloaded through the console works with kubectl and is not the console session's token", {
+  skip: skip || (!hasKubectl && NO_KUBECTL),
+}, async () => {
+  for (const [user, password] of [
+    ['admin', ADMIN_PASSWORD],
+    [MEMBER, MEMBER_PASSWORD],
+  ]) {
+    const w = await watchedPage(browser);
+    await consoleLogin(w, ui.url, user, password);
+    const text = await downloadKubeconfig(w);
+    const config = parseYaml(text) as Json;
+    const credential = config.users[0].user.token;
+    assert.ok(credential, `${user}'s kubeconfig carries a credential`);
+    assert.notEqual(
+      credential,
+      await sessionToken(w),
+      `${user}'s kubeconfig is not the console session's token`,
+    );
+    assert.equal(config.clusters[0].cluster.server, `https://127.0.0.1:${kapiserver.securePort}`);
+    const kubectl = kubectlWith(text);
+    const whoami = await kubectl.run(['auth', 'whoami', '-o', 'jsonpath={.status.userInfo.username}']);
+    assert.equal(whoami.stdout, user, whoami.stderr);
+    const deployments = await kubectl.run(['get', 'deployments', '-n', PROJECT, '-o', 'name']);
+    assert.equal(deployments.stdout.trim(), 'deployment.apps/console-web', deployments.stderr);
+    if (user === MEMBER) {
+      const secrets = await kubectl.run(['get', 'secrets', '-n', 'kube-system']);
+      assert.match(secrets.stderr, /forbidden/, "the member has only the member's rights");
+    }
+    assert.deepEqual(w.take(), [], `${user}'s kubeconfig download made no failed call`);
+    await w.page.close();
+  }
 });

@@ -113,7 +113,9 @@ export async function watchedPage(browser: Browser): Promise<WatchedPage> {
     if (API_PATH.test(u.pathname) && r.status() >= 400)
       failures.push(`${r.status()} ${r.request().method()} ${u.pathname}${u.search}`);
   });
-  page.on('pageerror', (e) => failures.push(`page error: ${e.message.slice(0, 300)}`));
+  page.on('pageerror', (e) =>
+    failures.push(`page error: ${(e.message || e.stack || String(e)).slice(0, 300)}`),
+  );
   page.on('websocket', (ws) =>
     ws.on('socketerror', (e) => failures.push(`websocket ${new URL(ws.url()).pathname}: ${e}`)),
   );
