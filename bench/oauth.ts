@@ -8,9 +8,9 @@
 //  - CPU per login of the kapiserver process and of its dev cluster (from /proc: moved far less by other load on a
 //    shared machine than throughput), next to the CPU of one bare bcrypt compare;
 //  - authenticated requests/s on a trivial endpoint (GET /oauth/userinfo: JWT verify + token store + user cache).
-// kapiserver runs as its own process as `npm start` runs it (its entry sizes the thread pool), from the TypeScript
-// sources under tsx by default or from dist/ with BENCH_SERVER=dist (after `npm run build`); the dev cluster is its
-// own process too. The bare compares run in this process, its thread pool sized by the same module.
+// kapiserver runs as its own process as `npm start` runs it (its entry sizes the thread pool): `node dist/main.js`
+// after `npm run build`, or the TypeScript sources under tsx with BENCH_SERVER=tsx; the dev cluster is its own
+// process too. The bare compares run in this process, its thread pool sized by the same module.
 // BENCH_CPU_PROF=<dir>: kapiserver runs with --cpu-prof and writes its profile there on exit.
 // Prints one JSON document and a one-line summary.
 import '../src/threadpool.ts';
@@ -24,7 +24,7 @@ import { Agent, request } from 'undici';
 import { BCRYPT_COST } from '../src/apiserver/iam/password.ts';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
-import { autocannon, cpuSeconds, median } from './_helpers.ts';
+import { autocannon, cpuSeconds, median, productionCommand, spawnKapiserver } from './_helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CORES = availableParallelism();
@@ -33,7 +33,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /** Compares (and logins) per phase. */
 const PER_PHASE = Number(process.env.BENCH_LOGINS ?? 64);
 const AUTH_SECONDS = Number(process.env.BENCH_AUTH_SECONDS ?? 5);
-const SERVER = process.env.BENCH_SERVER === 'dist' ? 'dist' : 'tsx';
+const SERVER = process.env.BENCH_SERVER === 'tsx' ? 'tsx' : 'dist';
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** Between /healthz probes: enough samples for a p99, little enough CPU to leave CPU per login honest. */
 const PROBE_INTERVAL_MS = 50;
@@ -68,37 +68,6 @@ function percentile(sorted: number[], p: number): number {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** kapiserver as its own process on the dev cluster; resolves with its insecure port once it listens. */
-function startKapiserver(
-  kubeconfig: string,
-  dataDir: string,
-  adminPassword: string,
-): { child: ChildProcessWithoutNullStreams; listening: Promise<number> } {
-  const entry =
-    SERVER === 'dist' ? [join(ROOT, 'dist', 'main.js')] : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
-  const profile = CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF)}`] : [];
-  const flags = ['--kubeconfig', kubeconfig, '--data-dir', dataDir];
-  flags.push('--bind-address', '127.0.0.1', '--port', '0', '--secure-port', '0');
-  const child = spawn(process.execPath, [...profile, ...entry, ...flags], {
-    cwd: ROOT,
-    env: { ...process.env, KAPISERVER_ADMIN_PASSWORD: adminPassword },
-  });
-  const listening = new Promise<number>((res, rej) => {
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d;
-      const m = /"port":(\d+).*"msg":"kapiserver listening"/.exec(out);
-      if (!m) return;
-      child.stdout.off('data', onData).resume();
-      res(Number(m[1]));
-    };
-    child.stdout.on('data', onData);
-    child.stderr.resume();
-    child.once('exit', (code) => rej(new Error(`kapiserver exited (${code}) before listening:\n${out}`)));
-  });
-  return { child, listening };
-}
-
 /** A node:http server answering every request `ok` at once, in its own process: the machine's own latency. */
 async function startBareServer(): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
   const code =
@@ -130,11 +99,27 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-oauth-'));
   const dev = await startDevClusterProcess(join(dataDir, 'cluster'));
   const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
-  const server = startKapiserver(dev.kubeconfigPath, join(dataDir, 'kapiserver'), adminPassword);
+  const command =
+    SERVER === 'tsx'
+      ? {
+          node: ['--import', 'tsx', join(ROOT, 'src', 'main.ts')],
+          described: 'node --import tsx src/main.ts',
+        }
+      : productionCommand(ROOT);
+  const flags = ['--kubeconfig', dev.kubeconfigPath, '--data-dir', join(dataDir, 'kapiserver')];
+  flags.push('--bind-address', '127.0.0.1', '--port', '0', '--secure-port', '0');
+  const server = spawnKapiserver({
+    label: 'oauth',
+    cwd: ROOT,
+    node: command.node,
+    flags,
+    env: { KAPISERVER_ADMIN_PASSWORD: adminPassword },
+    profileDir: CPU_PROF && resolve(CPU_PROF),
+  });
   const agent = new Agent({ connections: 64 });
   const bare = await startBareServer();
   try {
-    const url = `http://127.0.0.1:${await server.listening}`;
+    const url = `http://127.0.0.1:${(await server.listening).port}`;
     await login({ url, adminPassword });
     const pids = [server.child.pid ?? 0, dev.child.pid ?? 0];
     const form = new URLSearchParams({
@@ -252,10 +237,7 @@ async function main() {
       headers: { authorization: `Bearer ${token}` },
     });
     const result = {
-      server:
-        SERVER === 'dist'
-          ? 'kapiserver process: node dist/main.js (compiled)'
-          : 'kapiserver process: node --import tsx src/main.ts (sources under tsx)',
+      server: `kapiserver process: ${command.described}`,
       cores: CORES,
       loadAverage: loadavg().map(round2),
       bcryptCost: BCRYPT_COST,
