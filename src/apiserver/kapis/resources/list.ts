@@ -130,13 +130,15 @@ function compile(inf: Informer, def: ResourceDef, q: ListQuery): Compiled {
   for (const [field, value] of q.filters) compileFilter(inf, def, field, value, out);
   const sel = q.labelSelector;
   if (sel && !sel.empty) {
-    out.preds.push((e) => sel.matches(e.labels as Record<string, string> | undefined));
+    // `key`, `key=value` and `key in (value)` are answered by the label index; any other requirement is checked.
+    let exact = true;
     for (const r of sel.requirements) {
       if (r.operator === 'Exists') out.sets.push(inf.keysWithLabel(r.key));
-      if ((r.operator === 'Equals' || r.operator === 'In') && r.values.length === 1) {
+      else if ((r.operator === 'Equals' || r.operator === 'In') && r.values.length === 1) {
         out.sets.push(inf.keysWithLabel(r.key, r.values[0]));
-      }
+      } else exact = false;
     }
+    if (!exact) out.preds.push((e) => sel.matches(e.labels as Record<string, string> | undefined));
   }
   return out;
 }

@@ -120,7 +120,7 @@ function reference(query: string, namespace?: string): { names: string[]; total:
         if (label === undefined || (k.endsWith('!') ? label === v : label !== v)) return false;
       }
     }
-    return true;
+    return q.labelSelector?.matches(e.labels ?? {}) ?? true;
   };
   const all = [...inf.entries()].filter(matches);
   const str = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -146,6 +146,12 @@ const FILTERS = [
   'name=2&label=app=db',
   'name=rare-1&label=app=rare',
   'name=e&label=app=rare',
+  'labelSelector=app%3Dweb',
+  'labelSelector=app',
+  'labelSelector=app%20in%20(db)',
+  'labelSelector=app%20in%20(db,web)',
+  'labelSelector=app!%3Dweb',
+  'labelSelector=app%3Drare,!seq&name=1',
 ];
 const PAGES = ['limit=10', 'limit=10&page=3', 'limit=7&page=40', 'limit=1'];
 
