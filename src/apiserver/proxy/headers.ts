@@ -3,7 +3,9 @@
 //  - every client-sent Impersonate-* header is dropped (a user must never borrow kapiserver's rights; kapiserver
 //    applies impersonation itself, filters/impersonation.ts), as are the front-proxy identity headers (X-Remote-*) a
 //    cluster might trust from kapiserver's client certificate;
-//  - hop-by-hop headers (RFC 9110 7.6.1) and everything the Connection header names are dropped;
+//  - hop-by-hop headers (RFC 9110 7.6.1) and everything the Connection header names are dropped, and so is Expect:
+//    Node's server has already answered the client's `100-continue`, so the body comes with the forwarded request
+//    (undici refuses to send Expect at all);
 //  - optionally the authenticated user is passed on with Impersonate-User/-Group/-Uid/-Extra-*.
 import type { IncomingHttpHeaders } from 'node:http';
 import type { UserInfo } from '../request.ts';
@@ -28,6 +30,7 @@ function isDropped(name: string): boolean {
   return (
     HOP_BY_HOP.has(name) ||
     CREDENTIALS.has(name) ||
+    name === 'expect' ||
     name.startsWith('impersonate-') ||
     name.startsWith('x-remote-') ||
     name.startsWith(':')

@@ -103,6 +103,41 @@ test('client credentials, Impersonate-*, X-Remote-* and hop-by-hop headers are s
   assert.equal(s.headers['x-kept'], 'kept');
 });
 
+test('a body sent after 100 Continue (curl does so past 1 MB) is forwarded; Expect itself is not', {
+  timeout: 60_000,
+}, async () => {
+  const u = new URL(stack.url);
+  const body = JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'after-continue' } });
+  const res = await new Promise<RawResponse>((resolve, reject) => {
+    const req = http.request({
+      host: u.hostname,
+      port: u.port,
+      method: 'POST',
+      path: '/api/v1/namespaces/default/configmaps?marker=continue',
+      headers: {
+        ...bearer(adminToken),
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        expect: '100-continue',
+      },
+    });
+    req.on('continue', () => req.end(body));
+    req.on('response', (r) => {
+      let text = '';
+      r.setEncoding('utf8');
+      r.on('data', (d) => {
+        text += d;
+      });
+      r.on('end', () => resolve({ status: r.statusCode ?? 0, headers: r.headers, body: text }));
+    });
+    req.on('error', reject);
+  });
+  assert.equal(res.status, 201, res.body);
+  const s = lastSeen((x) => x.includes('marker=continue'));
+  assert.ok(s, 'the request reached the orchestrator');
+  assert.equal(s.headers.expect, undefined);
+});
+
 test('an upload streams to the orchestrator before the client finishes; a client that goes away aborts it', {
   timeout: 60_000,
 }, async () => {
