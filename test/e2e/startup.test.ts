@@ -171,7 +171,7 @@ test('a crashed dev cluster child is reported and restarted; kapiserver serves a
     10_000,
     'the crash report',
   );
-  await healthzWithin(first, 2000);
+  await healthzWithin(first, 10_000);
   await eventually(
     async () => first.stdout().includes('embedded dev cluster restarted'),
     60_000,
