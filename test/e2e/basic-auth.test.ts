@@ -219,7 +219,7 @@ test('cache: a password written straight to the cluster ends the old one once ka
   await devRest(stack).mergePatch(`${USERS}/basic-frank`, { spec: { password: 'Passw0rd-frank-2' } });
   await eventually(
     async () => (await asUser('/oauth/userinfo', 'basic-frank', 'Passw0rd-frank-2')).status === 200,
-    15_000,
+    30_000,
     'the new password to work',
   );
   assertUnauthorized(
