@@ -188,10 +188,14 @@ export class LoginRecorder {
         this.count('dropped');
         return;
       }
-      // Back at the front: records keep their order, and every writer pauses (the cluster is likely down for all).
+      // Back at the front, and every writer pauses (the cluster is likely down for all); the writes that fail
+      // together, in flight at once, count as one failure for the backoff.
       this.queue.unshift(r);
-      this.pausedUntil = Date.now() + this.backoff;
-      this.backoff = Math.min(this.backoff * 2, this.limits.maxBackoffMs);
+      const now = Date.now();
+      if (this.pausedUntil <= now) {
+        this.pausedUntil = now + this.backoff;
+        this.backoff = Math.min(this.backoff * 2, this.limits.maxBackoffMs);
+      }
       this.logger.debug({ user: r.user, err: message }, 'login record write failed; retrying');
       return;
     }
