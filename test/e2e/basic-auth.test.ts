@@ -216,12 +216,30 @@ test('cache: a password written straight to the cluster ends the old one once ka
   await createUser(stack, 'basic-frank', 'Passw0rd-frank-1');
   assert.equal((await asUser('/oauth/userinfo', 'basic-frank', 'Passw0rd-frank-1')).status, 200);
   // As `kubectl edit user` on the cluster would: plaintext, hashed by kapiserver's controller.
-  await devRest(stack).mergePatch(`${USERS}/basic-frank`, { spec: { password: 'Passw0rd-frank-2' } });
-  await eventually(
-    async () => (await asUser('/oauth/userinfo', 'basic-frank', 'Passw0rd-frank-2')).status === 200,
+  const rest = devRest(stack);
+  await rest.mergePatch(`${USERS}/basic-frank`, { spec: { password: 'Passw0rd-frank-2' } });
+  // Logins before kapiserver has the hash would count as failures (3 lock the user): wait for the controller's hash
+  // on the cluster, then for kapiserver's cache to hold that version, through a credential-free read.
+  const hashedVersion = await eventually(
+    async () => {
+      const u = await rest.get<{ spec: { password?: string }; metadata: { resourceVersion: string } }>(
+        `${USERS}/basic-frank`,
+      );
+      return u.spec.password?.startsWith('$2') ? Number(u.metadata.resourceVersion) : undefined;
+    },
     30_000,
-    'the new password to work',
+    'the controller to hash the new password',
   );
+  await eventually(
+    async () => {
+      const seen = await asAdmin(`${IAM}/users/basic-frank`);
+      const rv = Number((seen.body as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion);
+      return rv >= hashedVersion;
+    },
+    30_000,
+    'kapiserver to see the hashed password',
+  );
+  assert.equal((await asUser('/oauth/userinfo', 'basic-frank', 'Passw0rd-frank-2')).status, 200);
   assertUnauthorized(
     await asUser('/oauth/userinfo', 'basic-frank', 'Passw0rd-frank-1'),
     'Unauthorized: incorrect password',
