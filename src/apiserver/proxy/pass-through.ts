@@ -33,7 +33,7 @@ class PassThroughHandler implements Dispatcher.DispatchHandler {
     private readonly target: PassThroughTarget,
     private readonly longRunning: boolean,
   ) {
-    // The one closure per request: a client that goes away before the answer is complete aborts the upstream request.
+    // The one closure every request needs: a client that goes away before the answer is complete aborts upstream.
     res.once('close', this.clientClosed);
   }
 
@@ -63,11 +63,13 @@ class PassThroughHandler implements Dispatcher.DispatchHandler {
     res.writeHead(statusCode, headers as Record<string, string | string[]>);
     // Node sends headers with the first body chunk; watch clients wait for the headers before the first event.
     if (this.longRunning) res.flushHeaders();
-    res.on('drain', () => controller.resume());
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (!this.res.write(chunk)) controller.pause();
+    if (this.res.write(chunk)) return;
+    // The client reads slower than the orchestrator answers: read no more upstream until it catches up.
+    controller.pause();
+    this.res.once('drain', () => controller.resume());
   }
 
   onResponseEnd(): void {
