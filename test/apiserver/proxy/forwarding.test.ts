@@ -177,6 +177,41 @@ test('a watch streams events and closing it closes the upstream watch', { timeou
   await eventually(async () => s.closed, 15_000, 'upstream watch to be closed');
 });
 
+test('a client that reads slowly gets the whole answer: reading upstream pauses and resumes with it', {
+  timeout: 60_000,
+}, async () => {
+  const rest = devRest({ dev });
+  await rest.create('/api/v1/namespaces', { metadata: { name: 'slow-reader' } });
+  for (let i = 0; i < 40; i++) {
+    await rest.create('/api/v1/namespaces/slow-reader/configmaps', {
+      metadata: { name: `big-${i}` },
+      data: { payload: 'x'.repeat(50_000) },
+    });
+  }
+  const u = new URL(stack.url);
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    const req = http.request({
+      host: u.hostname,
+      port: u.port,
+      path: '/api/v1/namespaces/slow-reader/configmaps',
+      headers: bearer(adminToken),
+    });
+    req.on('response', resolve);
+    req.on('error', reject);
+    req.end();
+  });
+  assert.equal(res.statusCode, 200);
+  // Not read for a while: kapiserver's writes to this client back up (2 MB, more than the sockets buffer).
+  res.pause();
+  await new Promise((r) => setTimeout(r, 1000));
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  const list = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+    items: { metadata: { name: string } }[];
+  };
+  assert.equal(list.items.filter((c) => c.metadata.name.startsWith('big-')).length, 40);
+});
+
 test('with authorization.impersonate the authenticated user is passed on', {
   timeout: 60_000,
 }, async () => {
