@@ -1,7 +1,8 @@
 // Forwarding through a recording hop (spy.ts) between kapiserver and the dev cluster: header hygiene (the client's
 // Authorization, Impersonate-*, X-Remote-*, cookies and hop-by-hop headers never reach the orchestrator; kapiserver's
-// credentials do), bodies streamed both ways (an upload reaches the orchestrator before the client has finished; a
-// client that goes away closes the upstream request), upgrades authenticated and authorized like every request and
+// credentials do; a body sent after 100 Continue goes through, Expect does not), bodies streamed both ways (an upload
+// reaches the orchestrator before the client has finished; a client that goes away closes the upstream request; a
+// client that reads slowly gets the whole answer), upgrades authenticated and authorized like every request and
 // then tunnelled over TLS, path tricks and oversized requests answered with 4xx without reaching the orchestrator,
 // and an orchestrator outage answered with 503 Status + failing /readyz, recovering without a restart.
 import assert from 'node:assert/strict';
