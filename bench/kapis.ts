@@ -36,6 +36,8 @@ const NODES_PATH = `${V3}/nodes`;
 const PODS_PATH = `${V3}/namespaces/default/pods`;
 const PAGE_RATIO_TARGET = 1.2;
 const CONNECTIONS = 4;
+/** The full list of 10,000 nodes takes about a second of CPU: long enough runs to complete several. */
+const FULL_LIST_SECONDS = Math.max(SECONDS, 12);
 /**
  * The limit=10 pages measured at both sizes: each sortBy KubeSphere accepts for nodes, both orders, a name filter
  * (the console's search) and a status filter; pods by their own sort key, startTime, and searched by name in the
@@ -223,7 +225,7 @@ async function main() {
           ];
         }),
       );
-      return { nodes, pods, idleCpuShare, fullNodeList: await run(NODES_PATH, 2, SECONDS), pages };
+      return { nodes, pods, idleCpuShare, fullNodeList: await run(NODES_PATH, 2, FULL_LIST_SECONDS), pages };
     };
 
     const t0 = performance.now();
