@@ -11,7 +11,6 @@ export {
   type ResourceRef,
   refKey,
   type SortField,
-  type SortKeyFunc,
   type SortOrder,
 } from './informer.ts';
 export type { ClusterAccess } from './kubeconfig.ts';

@@ -8,7 +8,7 @@ import { request } from 'undici';
 import type { ClusterConnection } from './connection.ts';
 import { SortedView, type SortOrder } from './sorted-view.ts';
 
-export { compareEntries, type SortField, type SortKeyFunc, type SortOrder } from './sorted-view.ts';
+export type { SortField, SortKeyFunc, SortOrder } from './sorted-view.ts';
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;

@@ -16,12 +16,8 @@ function cmp(a: string, b: string): number {
 }
 
 const byName = (a: Entry, b: Entry) => cmp(a.name, b.name) || cmp(a.namespace, b.namespace);
+/** KubeSphere breaks timestamp ties by name. */
 const byCreation = (a: Entry, b: Entry) => a.created - b.created || byName(a, b);
-
-/** Ascending order: creation time, then name, then namespace (KubeSphere breaks timestamp ties by name). */
-export function compareEntries(by: SortField): (a: Entry, b: Entry) => number {
-  return by === 'name' ? byName : byCreation;
-}
 
 export class SortedView {
   /** Ascending; readers must not mutate it. */
@@ -39,7 +35,7 @@ export class SortedView {
       this.keyOf = order;
       this.compare = (a, b) => (keys.get(a) ?? 0) - (keys.get(b) ?? 0) || byName(a, b);
     } else {
-      this.compare = compareEntries(order);
+      this.compare = order === 'name' ? byName : byCreation;
     }
     const entries: Entry[] = [];
     for (const e of all) {
