@@ -12,13 +12,17 @@
 // that runs per request is the same JavaScript as dist/), against a dev cluster in this process; autocannon runs in
 // its own process, so neither shares an event loop with what is measured.
 // Prints one JSON document and a one-line summary. Sizes: BENCH_NODES (10000), BENCH_PODS (20000),
-// BENCH_SECONDS (4) per run, BENCH_ROUNDS (3).
+// BENCH_SECONDS (4) per run, BENCH_ROUNDS (3). BENCH_CPU_PROF=<dir>: kapiserver's CPU is profiled through its
+// inspector over the measured rounds of each size (kapis-<nodes>.cpuprofile; no warm-up, no full list).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { request } from 'undici';
+import WebSocket from 'ws';
 import { ClusterConnection, type Entry } from '../src/apiserver/cluster/index.ts';
 import { SortedView } from '../src/apiserver/cluster/sorted-view.ts';
 import { startTestDevCluster } from '../test/helpers/devcluster.ts';
@@ -36,6 +40,7 @@ const NODES_PATH = `${V3}/nodes`;
 const PODS_PATH = `${V3}/namespaces/default/pods`;
 const PAGE_RATIO_TARGET = 1.2;
 const CONNECTIONS = 4;
+const CPU_PROF = process.env.BENCH_CPU_PROF && resolve(process.env.BENCH_CPU_PROF);
 /** The full list of 10,000 nodes takes about a second of CPU: long enough runs to complete several. */
 const FULL_LIST_SECONDS = Math.max(SECONDS, 12);
 /**
@@ -94,6 +99,35 @@ function indexCost(n = 100_000): Record<string, number> {
   };
 }
 
+/** The V8 CPU profiler of the process whose inspector listens on `port` (Chrome DevTools protocol). */
+async function inspectorProfiler(port: number) {
+  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
+  const ws = new WebSocket(targets[0].webSocketDebuggerUrl);
+  await once(ws, 'open');
+  let lastId = 0;
+  const pending = new Map<number, (result: unknown) => void>();
+  ws.on('message', (data) => {
+    const msg = JSON.parse(String(data)) as { id?: number; result?: unknown };
+    if (msg.id === undefined) return;
+    pending.get(msg.id)?.(msg.result);
+    pending.delete(msg.id);
+  });
+  const send = (method: string) =>
+    new Promise<unknown>((res) => {
+      const id = ++lastId;
+      pending.set(id, res);
+      ws.send(JSON.stringify({ id, method }));
+    });
+  await send('Profiler.enable');
+  return {
+    start: () => send('Profiler.start'),
+    stop: async () => ((await send('Profiler.stop')) as { profile: unknown }).profile,
+    close: () => ws.close(),
+  };
+}
+
 /** Waits (up to 5 minutes) until kapiserver uses under 5% of a core over two seconds; returns that share. */
 async function quiet(pid: number): Promise<number> {
   const end = Date.now() + 300_000;
@@ -110,10 +144,12 @@ async function main() {
   const cluster = ClusterConnection.fromFile(dev.kubeconfigPath);
   const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
   const port = await freePort();
+  const inspectPort = CPU_PROF ? await freePort() : 0;
   const url = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...(CPU_PROF ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
       '--import',
       'tsx',
       'src/main.ts',
@@ -136,13 +172,16 @@ async function main() {
       stdio: ['ignore', 'ignore', 'inherit'],
     },
   );
+  let profiler: Awaited<ReturnType<typeof inspectorProfiler>> | undefined;
   const cleanup = async () => {
+    profiler?.close();
     child.kill('SIGTERM');
     await cluster.close();
     await dev.close();
   };
   try {
     await waitFor('kapiserver /readyz', async () => (await fetch(`${url}/readyz`)).status === 200, 120_000);
+    profiler = CPU_PROF ? await inspectorProfiler(inspectPort) : undefined;
     const token = (await login({ url, adminPassword })).access_token;
     const auth = { authorization: `Bearer ${token}` };
     const total = async (path: string) =>
@@ -179,7 +218,7 @@ async function main() {
 
     const pid = child.pid ?? 0;
     const existing = await total(NODES_PATH);
-    /** One run of a query: kapiserver CPU ms per request and mean latency. */
+    /** One run of a query: kapiserver CPU ms per request, mean latency and bytes per answer. */
     const run = async (path: string, connections: number, seconds: number) => {
       const cpu0 = cpuSeconds(pid)?.self ?? 0;
       const r = await autocannon({ url: `${url}${path}`, headers: auth, connections, seconds });
@@ -188,7 +227,14 @@ async function main() {
         throw new Error(`${path}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
       // Mean latency by Little's law (a closed loop of `connections`): autocannon's percentiles are whole ms.
       const meanMs = (connections * 1000) / Math.max(0.001, r.rps);
-      return { cpuMsPerRequest: (cpu * 1000) / Math.max(1, r.requests), meanMs, reqPerSec: r.rps };
+      // Bytes per answer: a page's CPU compares fairly across sizes only when its answers are alike in size.
+      const bytesPerResponse = Math.round((r.mbPerSec * 1e6) / Math.max(0.001, r.rps));
+      return {
+        cpuMsPerRequest: (cpu * 1000) / Math.max(1, r.requests),
+        meanMs,
+        reqPerSec: r.rps,
+        bytesPerResponse,
+      };
     };
     const measure = async (nodes: number, pods: number) => {
       await waitFor(
@@ -209,10 +255,13 @@ async function main() {
       const rounds: Record<string, Awaited<ReturnType<typeof run>>[]> = Object.fromEntries(
         Object.keys(PAGES).map((name) => [name, []]),
       );
+      await profiler?.start();
       for (let i = 0; i < ROUNDS; i++) {
         for (const [name, path] of Object.entries(PAGES))
           rounds[name].push(await run(path, CONNECTIONS, SECONDS));
       }
+      const profile = await profiler?.stop();
+      if (profile) writeFileSync(`${CPU_PROF}/kapis-${nodes}.cpuprofile`, JSON.stringify(profile));
       const pages = Object.fromEntries(
         Object.entries(rounds).map(([name, rs]) => {
           const cpu = rs.map((r) => r.cpuMsPerRequest);
@@ -223,6 +272,7 @@ async function main() {
               cpuMsSpread: [Number(Math.min(...cpu).toFixed(3)), Number(Math.max(...cpu).toFixed(3))],
               meanMs: Number(median(rs.map((r) => r.meanMs)).toFixed(3)),
               reqPerSec: Math.round(median(rs.map((r) => r.reqPerSec))),
+              bytesPerResponse: Math.round(median(rs.map((r) => r.bytesPerResponse))),
             },
           ];
         }),
