@@ -31,7 +31,7 @@ function loadConfig(path: string | undefined, logger: Logger): KubeSphereConfig 
 }
 
 export async function serve(cli: CliOptions, version: string): Promise<void> {
-  const logger = createLogger(cli.logLevel);
+  const logger = createLogger(cli.logLevel, {}, { buffered: true });
   let config: KubeSphereConfig;
   try {
     // Flags and environment beat the file: in a Deployment the HS256 key comes from a Secret, shared by every replica.
