@@ -10,9 +10,8 @@ import type { RequestInfo, UserInfo } from '../request.ts';
 export function auditHook(auditor: Auditor) {
   // Callback style: nothing here waits, so no promise per request.
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const path = request.requestInfo?.path ?? request.url.split('?')[0];
-    // Without sinks (auditing off) no event is built.
-    if (auditor.sinks.length > 0 && isAudited(path)) {
+    // Without sinks (auditing off) nothing is computed, not even the path.
+    if (auditor.sinks.length > 0 && isAudited(request.requestInfo?.path ?? request.url.split('?')[0])) {
       auditor.record(
         buildAuditEvent({
           info: request.requestInfo,
