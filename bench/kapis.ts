@@ -13,7 +13,8 @@
 // its own process, so neither shares an event loop with what is measured.
 // Prints one JSON document and a one-line summary. Sizes: BENCH_NODES (10000), BENCH_PODS (20000),
 // BENCH_SECONDS (4) per run, BENCH_ROUNDS (3). BENCH_CPU_PROF=<dir>: kapiserver's CPU is profiled through its
-// inspector over the measured rounds of each size (kapis-<nodes>.cpuprofile; no warm-up, no full list).
+// inspector over the measured rounds of each size (kapis-<nodes>.cpuprofile; no warm-up, no full list), and the
+// main thread's garbage collector share of that CPU is printed per size (it grows with the heap).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -126,6 +127,25 @@ async function inspectorProfiler(port: number) {
     stop: async () => ((await send('Profiler.stop')) as { profile: unknown }).profile,
     close: () => ws.close(),
   };
+}
+
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string } }[];
+  samples: number[];
+}
+
+/** The share of a profile's busy (not idle) samples spent in V8's garbage collector on the main thread. */
+function gcShare(profile: CpuProfile): number {
+  const names = new Map(profile.nodes.map((n) => [n.id, n.callFrame.functionName]));
+  let busy = 0;
+  let gc = 0;
+  for (const id of profile.samples) {
+    const name = names.get(id);
+    if (name === '(idle)') continue;
+    busy++;
+    if (name === '(garbage collector)') gc++;
+  }
+  return Number((gc / Math.max(1, busy)).toFixed(3));
 }
 
 /** Waits (up to 5 minutes) until kapiserver uses under 5% of a core over two seconds; returns that share. */
@@ -260,7 +280,7 @@ async function main() {
         for (const [name, path] of Object.entries(PAGES))
           rounds[name].push(await run(path, CONNECTIONS, SECONDS));
       }
-      const profile = await profiler?.stop();
+      const profile = (await profiler?.stop()) as CpuProfile | undefined;
       if (profile) writeFileSync(`${CPU_PROF}/kapis-${nodes}.cpuprofile`, JSON.stringify(profile));
       const pages = Object.fromEntries(
         Object.entries(rounds).map(([name, rs]) => {
@@ -282,6 +302,7 @@ async function main() {
         pods,
         idleCpuShare,
         rssMiBIdle,
+        ...(profile ? { gcShareOfProfiledCpu: gcShare(profile) } : {}),
         fullNodeList: await run(NODES_PATH, 2, FULL_LIST_SECONDS),
         pages,
       };
