@@ -46,7 +46,7 @@ const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** A base64url JSON object (a JWS header or JWT claims set), or undefined. */
-function decodeJsonObject(part: string): Record<string, unknown> | undefined {
+export function decodeJsonObject(part: string): Record<string, unknown> | undefined {
   if (!BASE64URL.test(part)) return undefined;
   try {
     const v = JSON.parse(utf8.decode(Buffer.from(part, 'base64url'))) as unknown;

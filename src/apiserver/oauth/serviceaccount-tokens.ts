@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { type Clock, systemClock } from '../clock.ts';
 import type { ClusterConnection } from '../cluster/connection.ts';
 import type { UserInfo } from '../request.ts';
-import { InvalidTokenError } from './jwt.ts';
+import { decodeJsonObject, InvalidTokenError } from './jwt.ts';
 import { tokenKey } from './store/types.ts';
 
 const REVIEW_PATH = '/apis/authentication.k8s.io/v1/tokenreviews';
@@ -95,13 +95,9 @@ export class ServiceAccountTokens {
   /** Refuses, without asking anyone, what cannot be a service-account token; returns its `exp` (ms), if any. */
   private precheck(token: string): number | undefined {
     const payload = token.length <= MAX_TOKEN_LENGTH ? JWT.exec(token)?.[1] : undefined;
-    if (payload === undefined) throw new InvalidTokenError('malformed token');
-    let exp: unknown;
-    try {
-      exp = (JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as { exp?: unknown })?.exp;
-    } catch {
-      throw new InvalidTokenError('malformed token');
-    }
+    const claims = payload === undefined ? undefined : decodeJsonObject(payload);
+    if (!claims) throw new InvalidTokenError('malformed token');
+    const exp = claims.exp;
     if (typeof exp !== 'number') return undefined; // a legacy (Secret) token has no expiry
     if (exp * 1000 <= this.clock.now()) throw new InvalidTokenError('token expired');
     return exp * 1000;
