@@ -78,6 +78,21 @@ async function token(username: string, password: string): Promise<string> {
 }
 
 /** What every page is checked against: the workspace, project and objects the set-up creates. */
+/** A Deployment of nginx without resources, its pods labelled app=<name>. */
+function nginxDeployment(name: string, replicas: number, namespace?: string): Json {
+  const labels = { app: name };
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace, labels },
+    spec: {
+      replicas,
+      selector: { matchLabels: labels },
+      template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } },
+    },
+  };
+}
+
 async function arrange(): Promise<void> {
   await call('POST', `${IAM}/users`, {
     apiVersion: 'iam.kubesphere.io/v1alpha2',
@@ -128,16 +143,7 @@ async function arrange(): Promise<void> {
     );
   }
   const labels = { app: 'console-web' };
-  await call('POST', `/apis/apps/v1/namespaces/${PROJECT}/deployments`, {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'console-web', labels },
-    spec: {
-      replicas: 2,
-      selector: { matchLabels: labels },
-      template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } },
-    },
-  });
+  await call('POST', `/apis/apps/v1/namespaces/${PROJECT}/deployments`, nginxDeployment('console-web', 2));
   await call('POST', `/api/v1/namespaces/${PROJECT}/services`, {
     apiVersion: 'v1',
     kind: 'Service',
@@ -453,20 +459,10 @@ test('a project member sees the quota used, the defaults applied, and the quota 
 }, async () => {
   // A workload without resources: its pod gets the LimitRange's defaults, which the quota counts.
   const memberToken = await token(MEMBER, MEMBER_PASSWORD);
-  const labels = { app: 'quota-web' };
   await call(
     'POST',
     `/apis/apps/v1/namespaces/${QUOTA_PROJECT}/deployments`,
-    {
-      apiVersion: 'apps/v1',
-      kind: 'Deployment',
-      metadata: { name: 'quota-web', labels },
-      spec: {
-        replicas: 1,
-        selector: { matchLabels: labels },
-        template: { metadata: { labels }, spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] } },
-      },
-    },
+    nginxDeployment('quota-web', 1),
     memberToken,
   );
   const pods = await readBack(
@@ -513,19 +509,7 @@ test('a project member sees the quota used, the defaults applied, and the quota 
   await page.getByRole('button', { name: 'Create' }).click();
   await page.getByRole('button', { name: 'Edit YAML' }).click();
   await page.locator('.ace_editor').first().waitFor();
-  const second = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'quota-web-2', namespace: QUOTA_PROJECT, labels: { app: 'quota-web-2' } },
-    spec: {
-      replicas: 1,
-      selector: { matchLabels: { app: 'quota-web-2' } },
-      template: {
-        metadata: { labels: { app: 'quota-web-2' } },
-        spec: { containers: [{ name: 'web', image: 'nginx:1.25' }] },
-      },
-    },
-  };
+  const second = nginxDeployment('quota-web-2', 1, QUOTA_PROJECT);
   // Ace keeps its editor on its element (env.editor); setValue fires the change the form reads.
   await page.evaluate(
     (text) => {
