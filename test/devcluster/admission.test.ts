@@ -1,38 +1,13 @@
-// The dev cluster's admission parts in-process: quantities parsed and printed as Kubernetes' Quantity does, quota
+// The dev cluster's admission parts in-process: quota
 // scopes, the last slot of a quota taken by exactly one of many concurrent creates, claims' storage quota, and
 // LimitRange bounds on claims and on a pod's sum.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { formatAmount, parseAmount } from '../../src/devcluster/admission/amounts.ts';
 import { StatusError } from '../../src/k8s/status.ts';
 import { devRequest, startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
 import { defOf } from '../helpers/workloads.ts';
 
 type Obj = Record<string, unknown>;
-
-describe('quantities', () => {
-  it('parses and prints as Kubernetes canonicalises them', () => {
-    const cases: [string, string][] = [
-      ['1000m', '1'],
-      ['1500m', '1500m'],
-      ['0.5', '500m'],
-      ['2000', '2k'],
-      ['128Mi', '128Mi'],
-      ['0.5Gi', '512Mi'],
-      ['1536', '1536'],
-      ['2G', '2G'],
-      ['1e3', '1k'],
-    ];
-    for (const [input, printed] of cases) {
-      const a = parseAmount(input);
-      assert.ok(a, input);
-      assert.equal(formatAmount(a), printed, input);
-    }
-    for (const bad of ['', 'abc', '1Zi', '--1', '.', '9'.repeat(65)])
-      assert.equal(parseAmount(bad), undefined, bad);
-    assert.equal(parseAmount('-1')?.milli, -1000n);
-  });
-});
 
 describe('quota and limit range admission in-process', { timeout: 120_000 }, () => {
   let dev: TestDevCluster;

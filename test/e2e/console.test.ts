@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { parse as parseYaml } from 'yaml';
-import { bytes, cpuMillis, parseQuantity } from '../../src/k8s/quantity.ts';
+import { bytes, cpuMillis, quantityValue } from '../../src/k8s/quantity.ts';
 import type { Json } from '../apiserver/kapis/helpers.ts';
 import {
   CHROMIUM,
@@ -425,7 +425,7 @@ test("the admin sets a project's quota and default container quotas through the 
   );
   assert.equal(quota.items[0].metadata.name, QUOTA_PROJECT);
   for (const [key, value] of Object.entries(QUOTA)) {
-    assert.equal(parseQuantity(quota.items[0].spec.hard[key]), parseQuantity(value), key);
+    assert.equal(quantityValue(quota.items[0].spec.hard[key]), quantityValue(value), key);
   }
 
   // Default container quotas: the console edits the project's LimitRange. (Without one it POSTs a LimitRange with no

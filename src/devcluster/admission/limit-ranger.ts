@@ -1,9 +1,16 @@
 // The LimitRanger admission plugin: a new pod's containers get the namespace's LimitRange defaults (`default` as
 // limits, `defaultRequest` as requests, noted in the `kubernetes.io/limit-ranger` annotation), then pods and
 // claims are checked against min, max and maxLimitRequestRatio per Container, per Pod and per PersistentVolumeClaim.
+import {
+  addQuantity,
+  formatQuantity,
+  milliValue,
+  type Quantities,
+  type Quantity,
+  quantitiesOf,
+} from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
 import type { Obj, Store } from '../store.ts';
-import { type Amount, type Amounts, addAmount, amountsOf, formatAmount } from './amounts.ts';
 
 const ANNOTATION = 'kubernetes.io/limit-ranger';
 
@@ -70,7 +77,7 @@ export function limitRangeRefusal(store: Store, res: string, ns: string, o: Obj)
     for (const item of itemsOf(lr.obj)) {
       if (res === '/pods') checkPod(item, spec, errs);
       else if (item.type === 'PersistentVolumeClaim') {
-        const requests = amountsOf((spec.resources as Obj | undefined)?.requests);
+        const requests = quantitiesOf((spec.resources as Obj | undefined)?.requests);
         check(item, 'PersistentVolumeClaim', requests, new Map(), errs, true);
       }
     }
@@ -82,16 +89,16 @@ export function limitRangeRefusal(store: Store, res: string, ns: string, o: Obj)
 
 function checkPod(item: Obj, spec: Obj, errs: string[]): void {
   const containers = [...containersOf(spec, 'containers'), ...containersOf(spec, 'initContainers')];
-  const rl = (c: Obj, k: string) => amountsOf((c.resources as Obj | undefined)?.[k]);
+  const rl = (c: Obj, k: string) => quantitiesOf((c.resources as Obj | undefined)?.[k]);
   if (item.type === 'Container') {
     for (const c of containers) check(item, 'Container', rl(c, 'requests'), rl(c, 'limits'), errs, false);
   } else if (item.type === 'Pod') {
     const total = (k: string) => {
-      const sum: Amounts = new Map();
+      const sum: Quantities = new Map();
       for (const c of containersOf(spec, 'containers'))
-        for (const [n, a] of rl(c, k)) sum.set(n, addAmount(sum.get(n), a));
+        for (const [n, a] of rl(c, k)) sum.set(n, addQuantity(sum.get(n), a));
       for (const c of containersOf(spec, 'initContainers'))
-        for (const [n, a] of rl(c, k)) if (a.milli > (sum.get(n)?.milli ?? -1n)) sum.set(n, a);
+        for (const [n, a] of rl(c, k)) if (a.nano > (sum.get(n)?.nano ?? -1n)) sum.set(n, a);
       return sum;
     };
     check(item, 'Pod', total('requests'), total('limits'), errs, false);
@@ -102,44 +109,45 @@ function checkPod(item: Obj, spec: Obj, errs: string[]): void {
 function check(
   item: Obj,
   type: string,
-  requests: Amounts,
-  limits: Amounts,
+  requests: Quantities,
+  limits: Quantities,
   errs: string[],
   requestsOnly: boolean,
 ): void {
-  const s = (a: Amount) => formatAmount(a);
-  for (const [name, min] of amountsOf(item.min)) {
+  const s = (a: Quantity) => formatQuantity(a);
+  for (const [name, min] of quantitiesOf(item.min)) {
     const req = requests.get(name);
     const lim = limits.get(name);
     if (!req) errs.push(`minimum ${name} usage per ${type} is ${s(min)}.  No request is specified`);
-    else if (req.milli < min.milli)
+    else if (req.nano < min.nano)
       errs.push(`minimum ${name} usage per ${type} is ${s(min)}, but request is ${s(req)}`);
-    else if (lim && lim.milli < min.milli)
+    else if (lim && lim.nano < min.nano)
       errs.push(`minimum ${name} usage per ${type} is ${s(min)}, but limit is ${s(lim)}`);
   }
-  for (const [name, max] of amountsOf(item.max)) {
+  for (const [name, max] of quantitiesOf(item.max)) {
     const req = requests.get(name);
     const lim = limits.get(name);
     if (requestsOnly) {
       if (!req) errs.push(`maximum ${name} usage per ${type} is ${s(max)}.  No request is specified`);
-      else if (req.milli > max.milli)
+      else if (req.nano > max.nano)
         errs.push(`maximum ${name} usage per ${type} is ${s(max)}, but request is ${s(req)}`);
     } else if (!lim) errs.push(`maximum ${name} usage per ${type} is ${s(max)}.  No limit is specified`);
-    else if (lim.milli > max.milli)
+    else if (lim.nano > max.nano)
       errs.push(`maximum ${name} usage per ${type} is ${s(max)}, but limit is ${s(lim)}`);
-    else if (req && req.milli > max.milli)
+    else if (req && req.nano > max.nano)
       errs.push(`maximum ${name} usage per ${type} is ${s(max)}, but request is ${s(req)}`);
   }
   if (requestsOnly) return;
-  for (const [name, ratio] of amountsOf(item.maxLimitRequestRatio)) {
+  for (const [name, ratio] of quantitiesOf(item.maxLimitRequestRatio)) {
     const req = requests.get(name);
     const lim = limits.get(name);
     const prefix = `${name} max limit to request ratio per ${type} is ${s(ratio)}`;
-    if (!req || req.milli === 0n) errs.push(`${prefix}, but no request is specified or request is 0`);
-    else if (!lim || lim.milli === 0n) errs.push(`${prefix}, but no limit is specified or limit is 0`);
+    if (!req || req.nano === 0n) errs.push(`${prefix}, but no request is specified or request is 0`);
+    else if (!lim || lim.nano === 0n) errs.push(`${prefix}, but no limit is specified or limit is 0`);
     else {
-      const observed = Number(lim.milli) / Number(req.milli);
-      if (observed * 1000 > Number(ratio.milli))
+      // kube compares milli values as floats (limitRequestRatioConstraint).
+      const observed = Number(milliValue(lim)) / Number(milliValue(req));
+      if (observed * 1000 > Number(milliValue(ratio)))
         errs.push(`${prefix}, but provided ratio is ${observed.toFixed(6)}`);
     }
   }

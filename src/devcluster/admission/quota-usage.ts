@@ -2,9 +2,16 @@
 // (`count/<resource>.<group>` and the legacy names `pods`, `services`, ...), a pod's compute resources (not once it
 // has finished), services' load balancers and node ports, claims' storage. Shared by quota admission and the
 // ResourceQuota controller, so both count the same way.
+import {
+  addQuantities,
+  addQuantity,
+  type Quantities,
+  quantitiesOf,
+  quantity,
+  ZERO,
+} from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
 import type { Entry, Obj, Store } from '../store.ts';
-import { type Amounts, addAll, addAmount, amount, amountsOf, ZERO } from './amounts.ts';
 
 /** Legacy object-count names (the core kinds quota counted before `count/...`). */
 const LEGACY_COUNTS: Record<string, string> = {
@@ -64,20 +71,20 @@ function isPodResource(name: string): boolean {
 }
 
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
-const resourcesOf = (c: Obj, k: 'requests' | 'limits') => amountsOf((c.resources as Obj | undefined)?.[k]);
+const resourcesOf = (c: Obj, k: 'requests' | 'limits') => quantitiesOf((c.resources as Obj | undefined)?.[k]);
 
 /** Kubernetes' PodRequests / PodLimits: the containers' sum, at least any init container, plus the overhead. */
-function podTotals(spec: Obj, k: 'requests' | 'limits'): Amounts {
-  const total: Amounts = new Map();
-  for (const c of list(spec.containers)) addAll(total, resourcesOf(c, k));
+function podTotals(spec: Obj, k: 'requests' | 'limits'): Quantities {
+  const total: Quantities = new Map();
+  for (const c of list(spec.containers)) addQuantities(total, resourcesOf(c, k));
   for (const c of list(spec.initContainers))
     for (const [name, a] of resourcesOf(c, k)) {
       const have = total.get(name);
-      if (!have || a.milli > have.milli) total.set(name, a);
+      if (!have || a.nano > have.nano) total.set(name, a);
     }
-  const overhead = amountsOf(spec.overhead);
+  const overhead = quantitiesOf(spec.overhead);
   for (const [name, a] of overhead)
-    if (k === 'requests' || total.has(name)) total.set(name, addAmount(total.get(name), a));
+    if (k === 'requests' || total.has(name)) total.set(name, addQuantity(total.get(name), a));
   return total;
 }
 
@@ -94,8 +101,8 @@ function podCharged(pod: Obj, now: number): boolean {
 }
 
 /** A container's (or a pod's) compute usage by quota name, as kube's podComputeUsageHelper. */
-export function computeUsage(requests: Amounts, limits: Amounts): Amounts {
-  const out: Amounts = new Map();
+export function computeUsage(requests: Quantities, limits: Quantities): Quantities {
+  const out: Quantities = new Map();
   for (const [name, a] of requests) {
     out.set(`requests.${name}`, a);
     if (COMPUTE.includes(name) || name.startsWith('hugepages-')) out.set(name, a);
@@ -105,28 +112,28 @@ export function computeUsage(requests: Amounts, limits: Amounts): Amounts {
 }
 
 /** Everything `o` (stored under `res`) charges, by quota resource name. */
-export function usageOf(res: string, o: Obj, now: number): Amounts {
-  const out: Amounts = new Map([[countName(res), amount(1)]]);
+export function usageOf(res: string, o: Obj, now: number): Quantities {
+  const out: Quantities = new Map([[countName(res), quantity(1)]]);
   const legacy = LEGACY_COUNTS[res];
   const spec = isObj(o.spec) ? o.spec : {};
   if (res === '/pods') {
     if (!podCharged(o, now)) return out;
-    out.set('pods', amount(1));
-    return addAll(out, computeUsage(podTotals(spec, 'requests'), podTotals(spec, 'limits')));
+    out.set('pods', quantity(1));
+    return addQuantities(out, computeUsage(podTotals(spec, 'requests'), podTotals(spec, 'limits')));
   }
-  if (legacy) out.set(legacy, amount(1));
+  if (legacy) out.set(legacy, quantity(1));
   if (res === '/services') {
     const ports = list(spec.ports).length;
     const lb = spec.type === 'LoadBalancer';
-    out.set('services.loadbalancers', amount(lb ? 1 : 0));
-    out.set('services.nodeports', amount(lb || spec.type === 'NodePort' ? ports : 0));
+    out.set('services.loadbalancers', quantity(lb ? 1 : 0));
+    out.set('services.nodeports', quantity(lb || spec.type === 'NodePort' ? ports : 0));
   } else if (res === '/persistentvolumeclaims') {
-    const storage = amountsOf((spec.resources as Obj | undefined)?.requests).get('storage') ?? ZERO;
+    const storage = quantitiesOf((spec.resources as Obj | undefined)?.requests).get('storage') ?? ZERO;
     out.set('requests.storage', storage);
     if (typeof spec.storageClassName === 'string' && spec.storageClassName) {
       const sc = `${spec.storageClassName}.storageclass.storage.k8s.io`;
       out.set(`${sc}/requests.storage`, storage);
-      out.set(`${sc}/persistentvolumeclaims`, amount(1));
+      out.set(`${sc}/persistentvolumeclaims`, quantity(1));
     }
   }
   return out;
@@ -163,7 +170,7 @@ export function inScope(quota: Obj, res: string, o: Obj): boolean {
 }
 
 /** The quota's hard limits by name. */
-export const hardOf = (quota: Obj): Amounts => amountsOf((quota.spec as Obj | undefined)?.hard);
+export const hardOf = (quota: Obj): Quantities => quantitiesOf((quota.spec as Obj | undefined)?.hard);
 
 /** Storage keys of the objects that can charge any of these quota names. */
 function chargedResources(names: string[]): string[] {
@@ -182,9 +189,9 @@ function chargedResources(names: string[]): string[] {
 }
 
 /** Stored objects' usage (stored objects are replaced, never changed, on write); deleted pods' depends on the time. */
-const usageCache = new WeakMap<Obj, Amounts>();
+const usageCache = new WeakMap<Obj, Quantities>();
 
-function storedUsage(res: string, o: Obj, now: number): Amounts {
+function storedUsage(res: string, o: Obj, now: number): Quantities {
   if ((o.metadata as Obj | undefined)?.deletionTimestamp) return usageOf(res, o, now);
   let u = usageCache.get(o);
   if (!u) {
@@ -201,15 +208,15 @@ export function quotaUsed(
   quota: Obj,
   now: number,
   names: string[] = [...hardOf(quota).keys()],
-): Amounts {
+): Quantities {
   const wanted = new Set(names);
-  const used: Amounts = new Map();
+  const used: Quantities = new Map();
   for (const name of names) used.set(name, ZERO);
   for (const res of chargedResources(names)) {
     for (const e of store.list(res, ns) as Entry[]) {
       if (!inScope(quota, res, e.obj)) continue;
       for (const [name, a] of storedUsage(res, e.obj, now))
-        if (wanted.has(name)) used.set(name, addAmount(used.get(name), a));
+        if (wanted.has(name)) used.set(name, addQuantity(used.get(name), a));
     }
   }
   return used;

@@ -2,9 +2,9 @@
 // refused (403), as are pods that leave cpu or memory unset while a quota tracks them. Usage is computed from the
 // store at admission time: the dev cluster is one process and a create is checked and stored in one synchronous
 // step, so two creates can never both take the last slot.
+import { formatQuantity, type Quantities, quantitiesOf, ZERO } from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
 import type { Obj, Store } from '../store.ts';
-import { amountsOf, printAmounts } from './amounts.ts';
 import { charges, computeUsage, hardOf, inScope, MUST_SPECIFY, quotaUsed, usageOf } from './quota-usage.ts';
 
 /** Why the create is refused (the text after `<resource> "<name>" is forbidden: `), or undefined. */
@@ -12,7 +12,7 @@ export function quotaRefusal(store: Store, res: string, ns: string, o: Obj, now:
   const quotas = store.list('/resourcequotas', ns);
   if (quotas.length === 0) return undefined;
   const delta = usageOf(res, o, now);
-  for (const [name, a] of delta) if (a.milli === 0n) delta.delete(name);
+  for (const [name, a] of delta) if (a.nano === 0n) delta.delete(name);
   for (const q of quotas) {
     if (!inScope(q.obj, res, o)) continue;
     const hard = hardOf(q.obj);
@@ -30,12 +30,10 @@ export function quotaRefusal(store: Store, res: string, ns: string, o: Obj, now:
     const used = quotaUsed(store, ns, q.obj, now, requested);
     const exceeded = requested.filter((name) => {
       const limit = hard.get(name);
-      return (
-        limit !== undefined && (used.get(name)?.milli ?? 0n) + (delta.get(name)?.milli ?? 0n) > limit.milli
-      );
+      return limit !== undefined && (used.get(name)?.nano ?? 0n) + (delta.get(name)?.nano ?? 0n) > limit.nano;
     });
     if (exceeded.length > 0)
-      return `exceeded quota: ${q.name}, requested: ${printAmounts(delta, exceeded)}, used: ${printAmounts(used, exceeded)}, limited: ${printAmounts(hard, exceeded)}`;
+      return `exceeded quota: ${q.name}, requested: ${printQuantities(delta, exceeded)}, used: ${printQuantities(used, exceeded)}, limited: ${printQuantities(hard, exceeded)}`;
   }
   return undefined;
 }
@@ -50,7 +48,7 @@ function unspecified(pod: Obj, required: string[]): string | undefined {
   const missing = new Map<string, Set<string>>();
   for (const c of containers) {
     const r = isObj(c.resources) ? c.resources : {};
-    const has = computeUsage(amountsOf(r.requests), amountsOf(r.limits));
+    const has = computeUsage(quantitiesOf(r.requests), quantitiesOf(r.limits));
     for (const name of required)
       if (!has.has(name)) {
         const names = missing.get(name) ?? new Set<string>();
@@ -63,4 +61,12 @@ function unspecified(pod: Obj, required: string[]): string | undefined {
     .sort()
     .map((name) => `${name} for: ${[...(missing.get(name) ?? [])].sort().join(',')}`)
     .join('; ');
+}
+
+/** `a=1,b=2` sorted by name, as the quota admission plugin prints resource lists. */
+function printQuantities(list: Quantities, keys: Iterable<string>): string {
+  return [...keys]
+    .sort()
+    .map((k) => `${k}=${formatQuantity(list.get(k) ?? ZERO)}`)
+    .join(',');
 }

@@ -1,7 +1,7 @@
 // ResourceQuota controller: keeps each quota's `status.hard` (its spec.hard) and `status.used` (what the
 // namespace's objects charge, admission/quota-usage.ts). One key per namespace: a burst of pod or object events
 // in a namespace is one recount, de-duplicated by the queue.
-import { formatAmount } from '../admission/amounts.ts';
+import { formatQuantity } from '../../k8s/quantity.ts';
 import { charges, quotaUsed } from '../admission/quota-usage.ts';
 import { isObj } from '../meta.ts';
 import type { Obj } from '../store.ts';
@@ -38,7 +38,7 @@ export function resourceQuotaController(ctx: ControllerContext): Controller {
         const used = quotaUsed(ctx.store, ns, q.obj, now);
         writeStatus(ctx, d, q, {
           hard: isObj(hard) ? { ...hard } : {},
-          used: Object.fromEntries([...used].map(([name, a]) => [name, formatAmount(a)])),
+          used: Object.fromEntries([...used].map(([name, a]) => [name, formatQuantity(a)])),
         });
       }
       return undefined;

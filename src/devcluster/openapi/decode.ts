@@ -4,8 +4,8 @@
 // `fieldValidation` (Strict: 400 naming them all; Warn, the default: dropped with a warning each; Ignore: dropped)
 // at the levels whose schemas are complete here: the object's top level and its metadata. Deeper unknown fields are
 // kept, since those schemas list the common fields of each type, not every one.
+import { parseQuantity } from '../../k8s/quantity.ts';
 import { badRequest } from '../../k8s/status.ts';
-import { parseAmount } from '../admission/amounts.ts';
 import type { ResourceDef } from '../resources.ts';
 import type { WriteOptions } from '../rest.ts';
 import type { Obj } from '../store.ts';
@@ -101,7 +101,7 @@ class Decoder {
       this.fail(
         `json: cannot unmarshal ${jsonType(v)} into Go struct field ${struct}.${path} of type ${goType(n)}`,
       );
-    if (n.name === QUANTITY && typeof v === 'string' && !parseAmount(v))
+    if (n.name === QUANTITY && typeof v === 'string' && !parseQuantity(v))
       this.fail(
         "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
       );

@@ -1,8 +1,8 @@
 // ResourceQuota and LimitRange: quantities stored in canonical form (as kube re-encodes them), LimitRange's
 // Container defaults (a max is the default limit, a default limit the default request, a min the default
 // request), and kube's validation of both (unknown quota names, negative amounts, min > max, ...: 422).
+import { formatQuantity, milliValue, parseQuantity, type Quantity } from '../../k8s/quantity.ts';
 import { badRequest, type StatusCause } from '../../k8s/status.ts';
-import { type Amount, formatAmount, parseAmount } from '../admission/amounts.ts';
 import { isObj } from '../meta.ts';
 import type { Obj } from '../store.ts';
 import { strategy } from './strategy.ts';
@@ -58,12 +58,12 @@ const invalidCause = (field: string, value: unknown, why: string): StatusCause =
 function canonicalList(list: unknown, kind: string): void {
   if (!isObj(list)) return;
   for (const [k, v] of Object.entries(list)) {
-    const a = parseAmount(v);
+    const a = parseQuantity(v);
     if (!a)
       throw badRequest(
         `${kind} in version "v1" cannot be handled as a ${kind}: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
       );
-    list[k] = formatAmount(a);
+    list[k] = formatQuantity(a);
   }
 }
 
@@ -86,10 +86,10 @@ function validateQuotaList(list: unknown, path: string, causes: StatusCause[]): 
   for (const [name, v] of Object.entries(list)) {
     const field = `${path}[${name}]`;
     validateQuotaName(name, field, causes);
-    const a = parseAmount(v);
+    const a = parseQuantity(v);
     if (!a) continue;
-    if (a.milli < 0n) causes.push(invalidCause(field, v, 'must be greater than or equal to 0'));
-    else if (INTEGER_NAMES.has(name) && a.milli % 1000n !== 0n)
+    if (a.nano < 0n) causes.push(invalidCause(field, v, 'must be greater than or equal to 0'));
+    else if (INTEGER_NAMES.has(name) && milliValue(a) % 1000n !== 0n)
       causes.push(invalidCause(field, v, 'must be an integer'));
   }
 }
@@ -171,13 +171,13 @@ function validateItem(item: Obj, i: number, seen: Set<string>, causes: StatusCau
       field: `${path}.type`,
     });
   seen.add(type);
-  const lists: Record<string, Map<string, Amount>> = {};
+  const lists: Record<string, Map<string, Quantity>> = {};
   for (const key of ['max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']) {
-    const m = new Map<string, Amount>();
+    const m = new Map<string, Quantity>();
     for (const [k, v] of Object.entries(isObj(item[key]) ? item[key] : {})) {
-      const a = parseAmount(v);
+      const a = parseQuantity(v);
       if (!a) continue;
-      if (a.milli < 0n)
+      if (a.nano < 0n)
         causes.push(invalidCause(`${path}.${key}[${k}]`, v, 'must be greater than or equal to 0'));
       m.set(k, a);
     }
@@ -199,7 +199,7 @@ function validateItem(item: Obj, i: number, seen: Set<string>, causes: StatusCau
       field: `${path}.limits`,
     });
   const keys = new Set(Object.values(lists).flatMap((m) => [...m.keys()]));
-  const s = formatAmount;
+  const s = formatQuantity;
   for (const k of [...keys].sort()) {
     const [min, max, def, req, ratio] = [
       'min',
@@ -208,25 +208,25 @@ function validateItem(item: Obj, i: number, seen: Set<string>, causes: StatusCau
       'defaultRequest',
       'maxLimitRequestRatio',
     ].map((key) => lists[key].get(k));
-    const bad = (key: string, value: Amount, why: string) =>
+    const bad = (key: string, value: Quantity, why: string) =>
       causes.push(invalidCause(`${path}.${key}[${k}]`, s(value), why));
-    if (min && max && min.milli > max.milli)
+    if (min && max && min.nano > max.nano)
       bad('min', min, `min value ${s(min)} is greater than max value ${s(max)}`);
-    if (req && min && min.milli > req.milli)
+    if (req && min && min.nano > req.nano)
       bad('defaultRequest', req, `min value ${s(min)} is greater than default request value ${s(req)}`);
-    if (req && max && req.milli > max.milli)
+    if (req && max && req.nano > max.nano)
       bad('defaultRequest', req, `default request value ${s(req)} is greater than max value ${s(max)}`);
-    if (req && def && req.milli > def.milli)
+    if (req && def && req.nano > def.nano)
       bad(
         'defaultRequest',
         req,
         `default request value ${s(req)} is greater than default limit value ${s(def)}`,
       );
-    if (def && min && min.milli > def.milli)
+    if (def && min && min.nano > def.nano)
       bad('default', min, `min value ${s(min)} is greater than default value ${s(def)}`);
-    if (def && max && def.milli > max.milli)
+    if (def && max && def.nano > max.nano)
       bad('default', max, `default value ${s(def)} is greater than max value ${s(max)}`);
-    if (ratio && ratio.milli < 1000n) bad('maxLimitRequestRatio', ratio, `ratio ${s(ratio)} is less than 1`);
+    if (ratio && ratio.nano < 1000n) bad('maxLimitRequestRatio', ratio, `ratio ${s(ratio)} is less than 1`);
   }
 }
 

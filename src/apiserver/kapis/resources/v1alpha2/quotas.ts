@@ -1,6 +1,6 @@
 // Resource quotas as KubeSphere's console reads them: the cluster's object counts, and per namespace the tightest of
 // its ResourceQuotas (hard and used per key), live counts for the keys no quota tracks, and what is left.
-import { bytes, cpuMillis, formatBytes, formatCpu, parseQuantity } from '../../../../k8s/quantity.ts';
+import { bytes, cpuMillis, formatBytes, formatCpu, quantityValue } from '../../../../k8s/quantity.ts';
 import type { Informer } from '../../../cluster/index.ts';
 import { def } from '../defs.ts';
 import type { ResourceService } from '../service.ts';
@@ -52,7 +52,7 @@ export async function clusterQuotas(svc: ResourceService) {
 function left(key: string, hard: string, used: string): string {
   if (/cpu/.test(key)) return formatCpu(Math.max(0, cpuMillis(hard) - cpuMillis(used)));
   if (/memory|storage/.test(key)) return formatBytes(Math.max(0, bytes(hard) - bytes(used)));
-  return String(Math.max(0, parseQuantity(hard) - parseQuantity(used)));
+  return String(Math.max(0, quantityValue(hard) - quantityValue(used)));
 }
 
 export interface QuotaStatus {
@@ -70,7 +70,7 @@ export function tightestQuota(statuses: readonly QuotaStatus[]): {
   const used: Quantities = {};
   for (const s of statuses) {
     for (const [k, v] of Object.entries(s.hard ?? {})) {
-      if (k in hard && parseQuantity(hard[k]) <= parseQuantity(v)) continue;
+      if (k in hard && quantityValue(hard[k]) <= quantityValue(v)) continue;
       hard[k] = v;
       used[k] = s.used?.[k] ?? '0';
     }
