@@ -1,10 +1,14 @@
 // The kubeconfig download's own credential: a `kubeconfig` token (a year, revocable), not the caller's 2-hour access
-// token. The real kubectl uses the downloaded file with exactly the user's rights; a password change and RFC 7009
-// revocation end it, a logout does not (it ends sessions); it is never a refresh token and never signs in. Another user's kubeconfig carries a working credential
-// only for a caller who may also impersonate that user; `get users/kubeconfig` alone gives one without credentials.
+// token, and the same one on every download (one record in the token store) until it is revoked. The real kubectl
+// uses the downloaded file with exactly the user's rights; a password change and RFC 7009 revocation end it (the next
+// download then brings a new one), a logout does not (it ends sessions); it is never a refresh token and never signs
+// in. Another user's kubeconfig carries a working credential only for a caller who may also impersonate that user;
+// `get users/kubeconfig` alone gives one without credentials.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { parse } from 'yaml';
+import { kubeconfigRecordsInFile } from '../helpers/kubeconfig-records.ts';
 import { hasKubectl, type Kubectl, kubectlWith, NO_KUBECTL } from '../helpers/kubectl.ts';
 import { bearer, createUser, devRest, eventually, login, postToken, TEST_CLIENT } from '../helpers/oauth.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
@@ -30,6 +34,8 @@ async function kubeconfigOf(user: string, token: string): Promise<{ token?: stri
 
 const claimsOf = (jwt: string) =>
   JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+
+const UNAUTHORIZED = /Unauthorized|must be logged in/;
 
 /** kubectl's identity (`auth whoami`), or its error. */
 async function whoami(kubectl: Kubectl): Promise<string> {
@@ -111,9 +117,13 @@ test("the own kubeconfig carries a kubeconfig token, not the caller's access tok
   const all = await admin.kubectl.run(['get', 'namespaces', '-o', 'name']);
   assert.equal(all.status, 0, all.stderr);
   assert.match(all.stdout, /namespace\/team-a/);
-  // Each download mints its own credential.
+  // Every download gives the same credential, so the first file keeps working and nothing piles up.
   const again = await kubeconfigOf('alice', session.access_token);
-  assert.notEqual(again.token, token);
+  assert.equal(again.token, token);
+  assert.equal(await whoami(again.kubectl), 'alice');
+  assert.equal(await whoami(kubectl), 'alice');
+  for (let i = 0; i < 50; i++) assert.equal((await kubeconfigOf('alice', session.access_token)).token, token);
+  assert.equal(kubeconfigRecordsInFile(join(stack.dataDir, 'oauth', 'tokens.db'), 'alice'), 1);
 });
 
 test('a kubeconfig token is no refresh token, and RFC 7009 revocation ends it', { skip }, async () => {
@@ -138,8 +148,15 @@ test('a kubeconfig token is no refresh token, and RFC 7009 revocation ends it', 
     }).toString(),
   });
   assert.equal(revoked.status, 200);
-  assert.match(await whoami(kubectl), /Unauthorized|must be logged in/);
+  assert.match(await whoami(kubectl), UNAUTHORIZED);
   assert.equal((await fetch(`${stack.url}/oauth/userinfo`, { headers: bearer(session) })).status, 200);
+  // The next download brings a new credential; the revoked one is never handed out again.
+  const next = await kubeconfigOf('alice', session.access_token);
+  assert.ok(next.token && next.token !== token);
+  assert.equal(await whoami(next.kubectl), 'alice');
+  assert.match(await whoami(kubectl), UNAUTHORIZED);
+  assert.equal((await kubeconfigOf('alice', session.access_token)).token, next.token);
+  assert.equal(kubeconfigRecordsInFile(join(stack.dataDir, 'oauth', 'tokens.db'), 'alice'), 1);
 });
 
 test("logout ends sessions, not the kubeconfig's credential; a password change ends it", {
@@ -155,12 +172,33 @@ test("logout ends sessions, not the kubeconfig's credential; a password change e
   assert.equal(await whoami(first.kubectl), 'alice');
 
   // A password change straight through the cluster (kubectl edit user): the credential generation moves on.
-  await devRest(stack).mergePatch(`${IAM}/users/alice`, { spec: { password: 'N3w-passw0rd-al' } });
+  const newPassword = 'N3w-passw0rd-al';
+  await devRest(stack).mergePatch(`${IAM}/users/alice`, { spec: { password: newPassword } });
   await eventually(
-    async () => /Unauthorized|must be logged in/.test(await whoami(first.kubectl)),
+    async () => UNAUTHORIZED.test(await whoami(first.kubectl)),
     20_000,
     'password change seen',
   );
+  // A new download (once the new password is hashed and signs in) brings a working credential; the old stays dead.
+  const session2 = await eventually(
+    async () => {
+      const r = await postToken(stack.url, {
+        grant_type: 'password',
+        username: 'alice',
+        password: newPassword,
+        client_id: TEST_CLIENT.id,
+        client_secret: TEST_CLIENT.secret,
+      });
+      return r.status === 200 && (r.body.access_token as string);
+    },
+    20_000,
+    'new password accepted',
+  );
+  const second = await kubeconfigOf('alice', session2);
+  assert.ok(second.token && second.token !== first.token);
+  assert.equal(await whoami(second.kubectl), 'alice');
+  assert.match(await whoami(first.kubectl), UNAUTHORIZED);
+  assert.equal(kubeconfigRecordsInFile(join(stack.dataDir, 'oauth', 'tokens.db'), 'alice'), 1);
 });
 
 test('a kubeconfig credential acts through the API but never signs in to an OAuth client', {

@@ -1,7 +1,9 @@
 // Two kapiserver replicas on one dev cluster sharing one Redis: a token from either works on both, and revocations,
-// logouts and lockouts on one are seen by the other.
+// logouts and lockouts on one are seen by the other; kubeconfig downloads on both agree on one credential.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { parse } from 'yaml';
+import { kubeconfigRecordsInRedis } from '../helpers/kubeconfig-records.ts';
 import { bearer, createUser, login, postToken } from '../helpers/oauth.ts';
 import { redisUnavailableReason, startRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
@@ -180,5 +182,33 @@ test(
     assert.equal((await me(b, t.body.access_token as string)).status, 401);
     const after = await authorizeWithSession(b);
     assert.equal(after.status, 200, 'the sign-in page again');
+  },
+);
+
+test(
+  'kubeconfig downloads served by both replicas at once give one token, one record in Redis',
+  opts,
+  async () => {
+    await createUser(a, 'kubeconfig-user', 'Passw0rd-kubeconfig');
+    const session = await login(a, 'kubeconfig-user', 'Passw0rd-kubeconfig');
+    const download = async (s: TestStack) => {
+      const res = await fetch(
+        `${s.url}/kapis/resources.kubesphere.io/v1alpha2/users/kubeconfig-user/kubeconfig`,
+        {
+          headers: bearer(session),
+        },
+      );
+      assert.equal(res.status, 200);
+      return (parse(await res.text()) as { users: { user: { token?: string } }[] }).users[0].user.token;
+    };
+    const tokens = await Promise.all(Array.from({ length: 50 }, (_, i) => download(i % 2 ? a : b)));
+    assert.equal(new Set(tokens).size, 1, 'one token');
+    assert.equal(kubeconfigRecordsInRedis(redis!.port, 'kubeconfig-user'), 1);
+    for (const s of [a, b]) {
+      const res = await fetch(`${s.url}/kapis/iam.kubesphere.io/v1alpha2/users/kubeconfig-user`, {
+        headers: bearer(tokens[0] ?? ''),
+      });
+      assert.equal(res.status, 200, 'the token works on both replicas');
+    }
   },
 );

@@ -1,6 +1,7 @@
 // Access and refresh tokens as KubeSphere issues them: HS256 JWTs signed with jwtSecret, claims `username`,
 // `token_type`, `sub`, `iss`, `iat`, `exp` (absent when the lifetime is 0), optional `extra`; plus a random `jti`
-// so two tokens issued in the same second differ (the token store keys on the token), and kapiserver's binding of
+// so two tokens issued in the same second differ (the token store keys on the token; a kubeconfig credential's is
+// its epoch's, ./kubeconfig-credential.ts), and kapiserver's binding of
 // the token to one User object and its credentials: `uid` and `cred` (see ./credentials.ts).
 // Verification runs on every request and signing on every login, so both are a synchronous node:crypto HMAC with a
 // key object made once (jose's goes through WebCrypto: key import plus an async job per call, several times the
@@ -78,7 +79,10 @@ export class TokenIssuer {
     this.hmacKey = createSecretKey(new TextEncoder().encode(opts.secret));
   }
 
-  /** Signs a token of `ttlMs` lifetime (0 = no `exp`). */
+  /**
+   * Signs a token of `ttlMs` lifetime (0 = no `exp`), issued now with a random `jti`; or at `issuedAt` (seconds)
+   * with the given `jti`, which signs the same claims into the same token every time.
+   */
   async issue(opts: {
     username: string;
     tokenType: TokenType;
@@ -86,8 +90,10 @@ export class TokenIssuer {
     extra?: Record<string, string[]>;
     uid?: string;
     cred?: string;
+    issuedAt?: number;
+    jti?: string;
   }): Promise<{ token: string; claims: TokenClaims }> {
-    const now = Math.floor(Date.now() / 1000);
+    const now = opts.issuedAt ?? Math.floor(Date.now() / 1000);
     const payload: Record<string, unknown> = { username: opts.username, token_type: opts.tokenType };
     if (opts.extra && Object.keys(opts.extra).length > 0) payload.extra = opts.extra;
     if (opts.uid) payload.uid = opts.uid;
@@ -95,7 +101,7 @@ export class TokenIssuer {
     payload.iss = this.opts.issuer();
     payload.sub = opts.username;
     payload.iat = now;
-    payload.jti = randomBytes(12).toString('base64url');
+    payload.jti = opts.jti ?? randomBytes(12).toString('base64url');
     const expiresAt = opts.ttlMs > 0 ? now + Math.ceil(opts.ttlMs / 1000) : undefined;
     if (expiresAt !== undefined) payload.exp = expiresAt;
     const signingInput = `${HS256_HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;

@@ -7,6 +7,7 @@ import type { UserInfo } from '../request.ts';
 import { credentialGeneration, keptTokensOwner, kubeconfigTokensOwner } from './credentials.ts';
 import { DESCRIPTIONS, invalidGrant } from './errors.ts';
 import { InvalidTokenError, type TokenClaims, type TokenIssuer } from './jwt.ts';
+import { KubeconfigCredentials } from './kubeconfig-credential.ts';
 import type { TokenStore } from './store/index.ts';
 
 export interface TokenResponse {
@@ -16,20 +17,18 @@ export interface TokenResponse {
   expires_in: number;
 }
 
-/**
- * Lifetime of a kubeconfig's credential: a year, as KubeSphere's kubeconfig client certificates. It is revocable
- * like every token (logout, password change, deletion, RFC 7009 revocation), and bound to the user's credentials.
- */
-export const KUBECONFIG_TOKEN_TTL_MS = 365 * 24 * 3600 * 1000;
-
 export class TokenService {
+  private readonly kubeconfigCredentials: KubeconfigCredentials;
+
   constructor(
     private readonly issuer: TokenIssuer,
     private readonly store: TokenStore,
     private readonly users: Users,
     private readonly options: () => AuthenticationOptions,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.kubeconfigCredentials = new KubeconfigCredentials(issuer, store, clock);
+  }
 
   /** Issues a new pair for the user; with multipleLogin false, every older token of the user is revoked first. */
   async issue(user: UserObject, client: OAuthClient): Promise<TokenResponse> {
@@ -73,19 +72,11 @@ export class TokenService {
   /**
    * The credential of a downloaded kubeconfig: a token of its own kind (never the caller's access token, never a
    * refresh token), bound to the user's uid and credentials and recorded in the store like any other, so every
-   * revocation of the user's tokens revokes it. Each download mints a new one.
+   * revocation of the user's tokens revokes it. Every download returns the same one until it is revoked
+   * (./kubeconfig-credential.ts).
    */
-  async issueKubeconfigToken(user: UserObject): Promise<string> {
-    const username = user.metadata.name;
-    const { token } = await this.issuer.issue({
-      username,
-      tokenType: 'kubeconfig',
-      ttlMs: KUBECONFIG_TOKEN_TTL_MS,
-      uid: user.metadata.uid,
-      cred: credentialGeneration(user),
-    });
-    await this.store.add(kubeconfigTokensOwner(username), token, KUBECONFIG_TOKEN_TTL_MS);
-    return token;
+  kubeconfigToken(user: UserObject): Promise<string> {
+    return this.kubeconfigCredentials.tokenFor(user);
   }
 
   /**

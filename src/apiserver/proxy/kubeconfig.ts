@@ -1,7 +1,8 @@
 // GET /kapis/resources.kubesphere.io/v1alpha2/users/{user}/kubeconfig (and the /kapi alias): a kubeconfig that
 // points kubectl at kapiserver's HTTPS port, with the CA when kapiserver generated its own, and a credential of its
-// own: a long-lived `kubeconfig` token (oauth/tokens.ts: a year, revoked with the user's other tokens), never the
-// caller's 2-hour access token. KubeSphere issues a client certificate instead; this is the same idea, revocable.
+// own: a long-lived `kubeconfig` token (oauth/kubeconfig-credential.ts: a year, revoked with the user's other tokens,
+// the same one on every download until then), never the caller's 2-hour access token. KubeSphere issues a client
+// certificate instead; this is the same idea, revocable.
 // The route needs `get users/kubeconfig` (own user: every user's role grants it); the credential is minted for the
 // caller's own kubeconfig, or for another user's only when the caller may also `impersonate` that user (a right that
 // already lets it act as them). Without it, and for any impersonated request, the kubeconfig has no credentials.
@@ -75,7 +76,7 @@ async function mint(ctx: ServerContext, user: UserObject): Promise<string> {
   const tokens = ctx.oauth.tokens;
   if (!tokens) throw serviceUnavailable('token issuance is starting; retry shortly');
   try {
-    return await tokens.issueKubeconfigToken(user);
+    return await tokens.kubeconfigToken(user);
   } catch (err) {
     if (err instanceof TokenStoreUnavailableError) throw serviceUnavailable('the token store is unavailable');
     throw err;

@@ -124,10 +124,13 @@ export function tokenStoreConformance(
     if (!dump) return t.skip('no way to read this store from outside');
     const u = user();
     const token = tok();
+    const sole = tok();
     await s.add(u, token, 60_000);
+    await s.replaceSoleToken(`${u}:sole`, undefined, 'visible-state', sole, 60_000);
     const text = await dump();
-    assert.ok(text.includes(u), 'the dump shows the stored data');
+    assert.ok(text.includes(u) && text.includes('visible-state'), 'the dump shows the stored data');
     assert.ok(!text.includes(token.slice(4, 24)), 'but not the token');
+    assert.ok(!text.includes(sole.slice(4, 24)), 'nor a sole token');
   });
 
   storeTest('a record is kept for its lifetime under its kind and id, then gone', async (s, clock) => {
@@ -184,6 +187,69 @@ export function tokenStoreConformance(
     await s.putRecord('code', id, 'visible-value', 60_000);
     const text = await dump();
     assert.ok(!text.includes(id.slice(4, 24)), 'not the id');
+  });
+
+  storeTest(
+    "a sole token is replaced only from the expected state, and is then the owner's only token",
+    async (s) => {
+      const [owner, other] = [user(), user()];
+      const [a, b, first, second, others] = [tok(), tok(), tok(), tok(), tok()];
+      await s.add(owner, a, 60_000);
+      await s.add(owner, b, 0);
+      await s.add(other, others, 60_000);
+      assert.equal(await s.soleTokenState(owner), undefined);
+      assert.equal(await s.replaceSoleToken(owner, undefined, 'epoch 1', first, 60_000), true);
+      assert.equal(await s.soleTokenState(owner), 'epoch 1');
+      assert.deepEqual(
+        [await s.isActive(owner, a), await s.isActive(owner, b), await s.isActive(owner, first)],
+        [false, false, true],
+      );
+      assert.equal(await s.isActive(other, others), true, "another owner's tokens stay");
+      assert.equal(await s.soleTokenState(other), undefined);
+
+      assert.equal(await s.replaceSoleToken(owner, undefined, 'epoch 2', second, 60_000), false, 'stale');
+      assert.equal(await s.replaceSoleToken(owner, 'epoch 0', 'epoch 2', second, 60_000), false, 'stale');
+      assert.equal(await s.soleTokenState(owner), 'epoch 1');
+      assert.equal(await s.isActive(owner, first), true);
+      assert.equal(await s.isActive(owner, second), false);
+
+      assert.equal(await s.replaceSoleToken(owner, 'epoch 1', 'epoch 2', second, 60_000), true);
+      assert.equal(await s.isActive(owner, first), false);
+      assert.equal(await s.isActive(owner, second), true);
+      // Revocations remove the token, not the state it was derived from.
+      await s.revoke(owner, second);
+      assert.equal(await s.isActive(owner, second), false);
+      assert.equal(await s.soleTokenState(owner), 'epoch 2');
+    },
+  );
+
+  storeTest('a sole token and its state expire with their lifetime', async (s, clock) => {
+    const owner = user();
+    const [first, second] = [tok(), tok()];
+    assert.equal(await s.replaceSoleToken(owner, undefined, 'epoch 1', first, 1000), true);
+    clock.advance(1300);
+    assert.equal(await s.soleTokenState(owner), undefined);
+    assert.equal(await s.isActive(owner, first), false);
+    assert.equal(await s.replaceSoleToken(owner, 'epoch 1', 'epoch 2', second, 1000), false, 'expired');
+    assert.equal(await s.replaceSoleToken(owner, undefined, 'epoch 2', second, 1000), true);
+    assert.equal(await s.isActive(owner, second), true);
+  });
+
+  storeTest('of concurrent replaces of one sole-token state exactly one wins', async (s) => {
+    const owner = user();
+    await s.replaceSoleToken(owner, undefined, 'epoch 0', tok(), 60_000);
+    const tokens = Array.from({ length: 20 }, () => tok());
+    const won = await Promise.all(
+      tokens.map((t, i) => s.replaceSoleToken(owner, 'epoch 0', `epoch ${i + 1}`, t, 60_000)),
+    );
+    assert.equal(won.filter(Boolean).length, 1);
+    const winner = won.indexOf(true);
+    assert.equal(await s.soleTokenState(owner), `epoch ${winner + 1}`);
+    const active = await Promise.all(tokens.map((t) => s.isActive(owner, t)));
+    assert.deepEqual(
+      active.map((v, i) => (v ? i : -1)).filter((i) => i >= 0),
+      [winner],
+    );
   });
 
   storeTest('healthy answers true and close finishes', async (s) => {

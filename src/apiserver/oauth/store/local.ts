@@ -5,7 +5,7 @@
 // through): this process is the file's only writer, so the copy is always exact and reads never touch SQLite.
 import Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../clock.ts';
-import { recordKey, type TokenStore, tokenKey } from './types.ts';
+import { recordKey, SOLE_TOKEN_RECORD, type TokenStore, tokenKey } from './types.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /** Failure rows idle this long are dropped; no configured window is longer. */
@@ -139,6 +139,34 @@ export class LocalTokenStore implements TokenStore {
       | { value: string; expires: number }
       | undefined;
     return row && row.expires > this.clock.now() ? row.value : undefined;
+  }
+
+  async soleTokenState(owner: string): Promise<string | undefined> {
+    return this.getRecord(SOLE_TOKEN_RECORD, owner);
+  }
+
+  async replaceSoleToken(
+    owner: string,
+    expected: string | undefined,
+    state: string,
+    token: string,
+    ttlMs: number,
+  ): Promise<boolean> {
+    const now = this.clock.now();
+    const stateKey = recordKey(SOLE_TOKEN_RECORD, owner);
+    const key = tokenKey(token);
+    const expires = now + ttlMs;
+    // Compared and written in one synchronous transaction: no other caller runs in between.
+    const replaced = this.db.transaction(() => {
+      const current = this.stmts.getRecord.get(stateKey, now) as string | undefined;
+      if (current !== expected) return false;
+      this.stmts.putRecord.run(stateKey, state, expires);
+      this.stmts.revokeAll.run(owner);
+      this.stmts.add.run(owner, key, expires);
+      return true;
+    })();
+    if (replaced) this.active.set(owner, new Map([[key, expires]]));
+    return replaced;
   }
 
   async healthy(): Promise<boolean> {

@@ -5,6 +5,7 @@
 //   kapiserver:login-lock:<subject>        string: locked-until (ms), expires with the lock
 // and per authorization-flow record (./types.ts recordKey):
 //   kapiserver:oauth-record:<kind>:<digest> string: "<expiry ms> <value>", expires with the record
+// (a sole token's state is the record of kind `sole-token` whose id is its owner).
 // Multi-step updates are Lua scripts, so two replicas never interleave inside one.
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -12,7 +13,13 @@ import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RedisOptions } from '../../../config/index.ts';
 import { type Clock, systemClock } from '../../clock.ts';
-import { recordKey, type TokenStore, TokenStoreUnavailableError, tokenKey } from './types.ts';
+import {
+  recordKey,
+  SOLE_TOKEN_RECORD,
+  type TokenStore,
+  TokenStoreUnavailableError,
+  tokenKey,
+} from './types.ts';
 
 const ADD = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
@@ -32,6 +39,23 @@ const TAKE = `
 local v = redis.call('GET', KEYS[1])
 if v then redis.call('DEL', KEYS[1]) end
 return v`;
+
+// KEYS: the state record, the owner's tokens. ARGV: expected state ('' = none), "<expiry> <state>", token digest,
+// expiry (ms), now (ms). The current state counts only while unexpired by the store's clock, as in getRecord.
+const REPLACE_SOLE = `
+local cur = redis.call('GET', KEYS[1])
+local live = ''
+if cur then
+  local space = string.find(cur, ' ', 1, true)
+  if tonumber(string.sub(cur, 1, space - 1)) > tonumber(ARGV[5]) then live = string.sub(cur, space + 1) end
+end
+if live ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('PEXPIREAT', KEYS[1], ARGV[4])
+redis.call('DEL', KEYS[2])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[3])
+redis.call('PEXPIREAT', KEYS[2], ARGV[4])
+return 1`;
 
 const FAIL = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1] - ARGV[2])
@@ -89,6 +113,7 @@ export class RedisTokenStore implements TokenStore {
     this.redis.defineCommand('ksConsumeToken', { numberOfKeys: 1, lua: CONSUME });
     this.redis.defineCommand('ksLoginFailure', { numberOfKeys: 1, lua: FAIL });
     this.redis.defineCommand('ksTakeRecord', { numberOfKeys: 1, lua: TAKE });
+    this.redis.defineCommand('ksReplaceSoleToken', { numberOfKeys: 2, lua: REPLACE_SOLE });
   }
 
   private call(name: string, ...args: (string | number)[]): Promise<unknown> {
@@ -200,6 +225,34 @@ export class RedisTokenStore implements TokenStore {
     return this.guard(async () => {
       // One script (GETDEL needs Redis 6.2): read and removed together, so exactly one of racing replicas gets it.
       return this.unexpired((await this.call('ksTakeRecord', oauthRecordKey(kind, id))) as string | null);
+    });
+  }
+
+  async soleTokenState(owner: string): Promise<string | undefined> {
+    return this.getRecord(SOLE_TOKEN_RECORD, owner);
+  }
+
+  async replaceSoleToken(
+    owner: string,
+    expected: string | undefined,
+    state: string,
+    token: string,
+    ttlMs: number,
+  ): Promise<boolean> {
+    return this.guard(async () => {
+      const now = this.clock.now();
+      const expires = Math.ceil(now + ttlMs);
+      const replaced = await this.call(
+        'ksReplaceSoleToken',
+        oauthRecordKey(SOLE_TOKEN_RECORD, owner),
+        tokensKey(owner),
+        expected ?? '',
+        `${expires} ${state}`,
+        tokenKey(token),
+        expires,
+        now,
+      );
+      return replaced === 1;
     });
   }
 

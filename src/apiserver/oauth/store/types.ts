@@ -33,6 +33,22 @@ export interface TokenStore {
   deleteRecord(kind: string, id: string): Promise<void>;
   /** Atomically reads and removes the unexpired record: of callers racing for it, exactly one gets the value. */
   takeRecord(kind: string, id: string): Promise<string | undefined>;
+  // A sole token: an owner holding one token at a time (a user's kubeconfig credential), with a state from which its
+  // issuer derives that token again (no secret: the token needs the signing key), so every download returns it.
+  /** The owner's unexpired sole-token state, or undefined. */
+  soleTokenState(owner: string): Promise<string | undefined>;
+  /**
+   * When the owner's state is still `expected` (undefined: none), atomically makes `state` (not empty) its state and
+   * `token` its only token (every other token of the owner is revoked), both for `ttlMs` (> 0), and returns true.
+   * Otherwise changes nothing and returns false: another caller replaced it first.
+   */
+  replaceSoleToken(
+    owner: string,
+    expected: string | undefined,
+    state: string,
+    token: string,
+    ttlMs: number,
+  ): Promise<boolean>;
   /** True when the backing service answers (health gauge, readiness). */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
@@ -48,6 +64,9 @@ export class TokenStoreUnavailableError extends Error {
     this.name = 'TokenStoreUnavailableError';
   }
 }
+
+/** The record kind a sole token's state is kept under (by owner). */
+export const SOLE_TOKEN_RECORD = 'sole-token';
 
 /** The storage key of a record: its kind and the digest of its id. */
 export function recordKey(kind: string, id: string): string {
