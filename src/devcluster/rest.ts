@@ -20,7 +20,7 @@ import {
   type StatusCause,
   StatusError,
 } from '../k8s/status.ts';
-import { mutateOnCreate, validateOnCreate } from './admission/index.ts';
+import { mutateOnCreate, validateOnCreate, validateOnUpdate } from './admission/index.ts';
 import { crdResourceDefs, readPath, writePath } from './crd.ts';
 import { isObj, jsonEqual, metaOf, newUid, nowSeconds, randomSuffix, validateMeta } from './meta.ts';
 import { validateName } from './names.ts';
@@ -328,6 +328,7 @@ export class Rest {
     causes.push(...strategy.validate(o, opts));
     if (causes.length) throw invalid(d.group, d.kind, name, causes);
     if (!old) validateOnCreate(d, ns, o, this.store);
+    else if (!sub) validateOnUpdate(d, ns, o, old.obj, this.store);
     if (old) {
       const oldMeta = old.obj.metadata as Obj;
       if (d.generation) {

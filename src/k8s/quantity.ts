@@ -153,6 +153,12 @@ export const ZERO: Quantity = { nano: 0n, format: 'DecimalSI' };
 export const addQuantity = (a: Quantity | undefined, b: Quantity): Quantity =>
   a ? { nano: a.nano + b.nano, format: a.nano === 0n ? b.format : a.format } : b;
 
+/** Quantity.Sub: a - b in a's format (b's when a is zero). */
+export const subtractQuantity = (a: Quantity, b: Quantity): Quantity => ({
+  nano: a.nano - b.nano,
+  format: a.nano === 0n ? b.format : a.format,
+});
+
 /** -1, 0 or 1 as a is less than, equal to or greater than b (Quantity.Cmp). */
 export const compareQuantity = (a: Quantity, b: Quantity): number =>
   a.nano < b.nano ? -1 : a.nano > b.nano ? 1 : 0;

@@ -1,5 +1,6 @@
 // The dev cluster's admission parts in-process: quota
-// scopes, the last slot of a quota taken by exactly one of many concurrent creates, claims' storage quota, and
+// scopes, the last slot of a quota taken by exactly one of many concurrent creates (and updates), pods' resources
+// changed by update, claims' storage quota, and
 // LimitRange bounds on claims and on a pod's sum.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -30,7 +31,8 @@ describe('quota and limit range admission in-process', { timeout: 120_000 }, () 
 
   before(async () => {
     dev = await startTestDevCluster({ seedDemoData: false });
-    for (const ns of ['scopes', 'race', 'claims']) create('namespaces', '', { metadata: { name: ns } });
+    for (const ns of ['scopes', 'race', 'claims', 'updates'])
+      create('namespaces', '', { metadata: { name: ns } });
   });
   after(() => dev?.close());
 
@@ -74,6 +76,64 @@ describe('quota and limit range admission in-process', { timeout: 120_000 }, () 
     assert.match(
       String(refused.message),
       /exceeded quota: q, requested: count\/secrets=1, used: count\/secrets=1, limited: count\/secrets=1/,
+    );
+  });
+
+  it('lets exactly one of many concurrent updates take the last slot', async () => {
+    create('resourcequotas', 'updates', {
+      metadata: { name: 'ports' },
+      spec: { hard: { 'services.nodeports': '1' } },
+    });
+    for (let i = 0; i < 6; i++)
+      create('services', 'updates', { metadata: { name: `s${i}` }, spec: { ports: [{ port: 80 }] } });
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        devRequest(
+          dev,
+          'PATCH',
+          `/api/v1/namespaces/updates/services/s${i}`,
+          JSON.stringify({ spec: { type: 'NodePort' } }),
+          { 'Content-Type': 'application/merge-patch+json' },
+        ),
+      ),
+    );
+    assert.deepEqual(answers.map((a) => a.status).sort(), [200, 403, 403, 403, 403, 403]);
+    assert.match(
+      String((answers.find((a) => a.status === 403)?.body as Obj | undefined)?.message),
+      /^services "s\d" is forbidden: exceeded quota: ports, requested: services.nodeports=1, used: services.nodeports=1, limited: services.nodeports=1$/,
+    );
+  });
+
+  it('charges a pod whose resources an update changes, and only the growth', () => {
+    create('resourcequotas', 'updates', {
+      metadata: { name: 'cpu' },
+      spec: { hard: { 'requests.cpu': '1' } },
+    });
+    const d = defOf(dev, '', 'pods');
+    const withCpu = (cpu: string) => {
+      const p = structuredClone(dev.rest.get(d, 'updates', 'resized').obj);
+      ((p.spec as Obj).containers as Obj[])[0].resources = { requests: { cpu } };
+      return p;
+    };
+    create('pods', 'updates', pod('resized', {}, { requests: { cpu: '400m' } }));
+    create('pods', 'updates', pod('other', {}, { requests: { cpu: '400m' } }));
+    assert.match(
+      refusal(() => dev.rest.update(d, 'updates', 'resized', withCpu('700m'))),
+      /^pods "resized" is forbidden: exceeded quota: cpu, requested: requests.cpu=300m, used: requests.cpu=800m, limited: requests.cpu=1$/,
+    );
+    dev.rest.update(d, 'updates', 'resized', withCpu('600m'));
+    dev.rest.update(d, 'updates', 'resized', withCpu('100m'));
+    // A quota that requires memory, created after the pods: updates that leave resources alone still pass.
+    create('resourcequotas', 'updates', {
+      metadata: { name: 'memory' },
+      spec: { hard: { 'requests.memory': '1Gi' } },
+    });
+    const relabelled = structuredClone(dev.rest.get(d, 'updates', 'other').obj);
+    (relabelled.metadata as Obj).labels = { tier: 'web' };
+    dev.rest.update(d, 'updates', 'other', relabelled);
+    assert.match(
+      refusal(() => dev.rest.update(d, 'updates', 'resized', withCpu('200m'))),
+      /failed quota: memory: must specify requests.memory for: app/,
     );
   });
 

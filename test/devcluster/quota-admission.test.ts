@@ -1,7 +1,8 @@
 // ResourceQuota and LimitRange as kube-apiserver and kube-controller-manager enforce them, checked with the real
 // kubectl: quota admission (kube's "exceeded quota" and "must specify" refusals), status.used kept by the quota
 // controller, kubectl's quota columns and describe, a Deployment held at the quota with FailedCreate events,
-// LimitRanger defaults and bounds, and 422s for invalid quotas and limit ranges.
+// updates charged as kube charges them (a Service turned NodePort or LoadBalancer, a claim resized), LimitRanger
+// defaults and bounds, and 422s for invalid quotas and limit ranges.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
@@ -31,7 +32,7 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
   before(async () => {
     dev = await startTestDevCluster();
     kubectl = kubectlFor({ server: dev.url, caPem: dev.caPem, token: dev.token });
-    for (const ns of ['q1', 'q2', 'q3', 'q4']) await kubectl.run(['create', 'namespace', ns]);
+    for (const ns of ['q1', 'q2', 'q3', 'q4', 'q5']) await kubectl.run(['create', 'namespace', ns]);
   });
   after(() => dev?.close());
 
@@ -109,6 +110,62 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
     dev.controllers.resync();
     await dev.controllers.idle();
     assert.equal((await json('q3', ['get', 'pods'])).items.length, 4);
+  });
+
+  it('charges updates that grow usage: a Service turned NodePort or LoadBalancer, a claim resized', async () => {
+    await ok('q5', [
+      'create',
+      'quota',
+      'svc',
+      '--hard=services.nodeports=1,services.loadbalancers=0,requests.storage=1Gi,gold.storageclass.storage.k8s.io/requests.storage=600Mi',
+    ]);
+    await ok('q5', ['create', 'service', 'clusterip', 'two', '--tcp=80:80,443:443']);
+    await ok('q5', ['create', 'service', 'clusterip', 'one', '--tcp=80:80']);
+    const toNodePort = await k('q5', ['patch', 'service', 'two', '-p', '{"spec":{"type":"NodePort"}}']);
+    assert.match(
+      toNodePort.stderr,
+      /services "two" is forbidden: exceeded quota: svc, requested: services.nodeports=2, used: services.nodeports=0, limited: services.nodeports=1/,
+    );
+    assert.equal((await json('q5', ['get', 'service', 'two'])).spec.type, 'ClusterIP');
+    await ok('q5', ['patch', 'service', 'one', '-p', '{"spec":{"type":"NodePort"}}']);
+    // Its node port is charged already: only the load balancer is new.
+    const toLb = await k('q5', ['patch', 'service', 'one', '-p', '{"spec":{"type":"LoadBalancer"}}']);
+    assert.match(
+      toLb.stderr,
+      /services "one" is forbidden: exceeded quota: svc, requested: services.loadbalancers=1, used: services.loadbalancers=0, limited: services.loadbalancers=0/,
+    );
+    // An update that charges nothing more passes at the limit.
+    await ok('q5', ['label', 'service', 'one', 'tier=web']);
+
+    const claim = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'PersistentVolumeClaim',
+      metadata: { name: 'data' },
+      spec: {
+        storageClassName: 'gold',
+        accessModes: ['ReadWriteOnce'],
+        resources: { requests: { storage: '512Mi' } },
+      },
+    });
+    await ok('q5', ['create', '-f', '-'], claim);
+    const resize = (size: string) =>
+      k('q5', [
+        'patch',
+        'pvc',
+        'data',
+        '-p',
+        JSON.stringify({ spec: { resources: { requests: { storage: size } } } }),
+      ]);
+    const tooBig = await resize('1Gi');
+    assert.match(
+      tooBig.stderr,
+      /persistentvolumeclaims "data" is forbidden: exceeded quota: svc, requested: gold.storageclass.storage.k8s.io\/requests.storage=512Mi, used: gold.storageclass.storage.k8s.io\/requests.storage=512Mi, limited: gold.storageclass.storage.k8s.io\/requests.storage=600Mi/,
+    );
+    assert.equal((await resize('600Mi')).status, 0);
+    await dev.controllers.idle();
+    const used = (await json('q5', ['get', 'quota', 'svc'])).status.used;
+    assert.equal(used['services.nodeports'], '1');
+    assert.equal(used['requests.storage'], '600Mi');
   });
 
   it('applies LimitRange defaults and refuses pods outside its bounds', async () => {

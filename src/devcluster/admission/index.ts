@@ -1,4 +1,4 @@
-// Admission on create, between the strategy's defaults and storage, in kube-apiserver's order: the mutating step
+// Admission on create (and quota's on update), between the strategy's defaults and storage, in kube-apiserver's order: the mutating step
 // (LimitRanger's container defaults) before validation, the validating step (LimitRanger's bounds, then
 // ResourceQuota) after it. Both read the namespace's LimitRanges and ResourceQuotas straight from the store.
 import { forbidden, qualifiedResource } from '../../k8s/status.ts';
@@ -34,7 +34,16 @@ function requestsFromLimits(spec: Obj): void {
 export function validateOnCreate(d: ResourceDef, ns: string, o: Obj, store: Store): void {
   if (!d.namespaced || d.virtual) return;
   const res = storageKey(d);
-  const why = limitRangeRefusal(store, res, ns, o) ?? quotaRefusal(store, res, ns, o, Date.now());
+  refuse(d, o, limitRangeRefusal(store, res, ns, o) ?? quotaRefusal(store, res, ns, o, Date.now()));
+}
+
+/** Validating admission of an update of the object itself (subresources are not checked, as in kube). */
+export function validateOnUpdate(d: ResourceDef, ns: string, o: Obj, old: Obj, store: Store): void {
+  if (!d.namespaced || d.virtual) return;
+  refuse(d, o, quotaRefusal(store, storageKey(d), ns, o, Date.now(), old));
+}
+
+function refuse(d: ResourceDef, o: Obj, why: string | undefined): void {
   if (!why) return;
   const name = String((o.metadata as Obj).name ?? '');
   throw forbidden(`${qualifiedResource(d.group, d.resource)} "${name}" is forbidden: ${why}`, {

@@ -6,8 +6,10 @@ import {
   addQuantities,
   addQuantity,
   type Quantities,
+  type Quantity,
   quantitiesOf,
   quantity,
+  unitValue,
   ZERO,
 } from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
@@ -111,6 +113,10 @@ export function computeUsage(requests: Quantities, limits: Quantities): Quantiti
   return out;
 }
 
+/** A quantity rounded up to whole units (Quantity.RoundUp(0)): unchanged when it already is one. */
+const wholeUnits = (q: Quantity): Quantity =>
+  q.nano % 1_000_000_000n === 0n ? q : quantity(unitValue(q), q.format);
+
 /** Everything `o` (stored under `res`) charges, by quota resource name. */
 export function usageOf(res: string, o: Obj, now: number): Quantities {
   const out: Quantities = new Map([[countName(res), quantity(1)]]);
@@ -123,12 +129,19 @@ export function usageOf(res: string, o: Obj, now: number): Quantities {
   }
   if (legacy) out.set(legacy, quantity(1));
   if (res === '/services') {
-    const ports = list(spec.ports).length;
+    const ports = list(spec.ports);
     const lb = spec.type === 'LoadBalancer';
+    // A load balancer that allocates no node ports counts only the node ports it names.
+    const nodePorts =
+      lb && spec.allocateLoadBalancerNodePorts === false
+        ? ports.filter((p) => typeof p.nodePort === 'number' && p.nodePort !== 0).length
+        : ports.length;
     out.set('services.loadbalancers', quantity(lb ? 1 : 0));
-    out.set('services.nodeports', quantity(lb || spec.type === 'NodePort' ? ports : 0));
+    out.set('services.nodeports', quantity(lb || spec.type === 'NodePort' ? nodePorts : 0));
   } else if (res === '/persistentvolumeclaims') {
-    const storage = quantitiesOf((spec.resources as Obj | undefined)?.requests).get('storage') ?? ZERO;
+    // Counted in whole bytes, rounded up (kube's getStorageUsage).
+    const requested = quantitiesOf((spec.resources as Obj | undefined)?.requests).get('storage');
+    const storage = requested ? wholeUnits(requested) : ZERO;
     out.set('requests.storage', storage);
     if (typeof spec.storageClassName === 'string' && spec.storageClassName) {
       const sc = `${spec.storageClassName}.storageclass.storage.k8s.io`;
