@@ -16,7 +16,7 @@ import { BasicAuthenticator } from './basic.ts';
 import { ClientRegistry } from './clients.ts';
 import { type ClusterConfigurationWatch, watchClusterConfiguration } from './clusterconfig.ts';
 import { IdentityProviderRegistry } from './idp/registry.ts';
-import { InvalidTokenError, TokenIssuer } from './jwt.ts';
+import { InvalidTokenError, TokenIssuer, unverifiedClaims } from './jwt.ts';
 import { resolveJwtSecret } from './jwtsecret.ts';
 import { ServiceAccountTokens } from './serviceaccount-tokens.ts';
 import { configuredKeyPem, resolveSigningKeys, type SigningKeys } from './signing-keys.ts';
@@ -131,10 +131,10 @@ export function startOAuth(ctx: BaseContext, store: TokenStore): OAuthService {
         return await tokens.authenticate(token);
       } catch (err) {
         // Not kapiserver's: perhaps a service account's. What is or claims to be kapiserver's never leaves it.
-        if (!(err instanceof InvalidTokenError) || !options().serviceAccountTokens || tokens.isOwn(token)) {
-          throw err;
-        }
-        return serviceAccountTokens.authenticate(token);
+        if (!(err instanceof InvalidTokenError) || !options().serviceAccountTokens) throw err;
+        const claims = unverifiedClaims(token); // decoded once for both checks
+        if (tokens.isOwn(token, claims)) throw err;
+        return serviceAccountTokens.authenticate(token, claims);
       }
     },
     async close() {

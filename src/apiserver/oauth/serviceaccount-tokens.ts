@@ -12,7 +12,7 @@ import { request } from 'undici';
 import { type Clock, systemClock } from '../clock.ts';
 import type { ClusterConnection } from '../cluster/connection.ts';
 import type { UserInfo } from '../request.ts';
-import { decodeJsonObject, InvalidTokenError } from './jwt.ts';
+import { InvalidTokenError, unverifiedClaims } from './jwt.ts';
 import { tokenKey } from './store/types.ts';
 
 const REVIEW_PATH = '/apis/authentication.k8s.io/v1/tokenreviews';
@@ -25,11 +25,8 @@ const TIMEOUT_MS = 5_000;
  * past this many the request is a 503 (retry), never a queue that grows with an attacker's rate.
  */
 export const MAX_REVIEWS_IN_FLIGHT = 64;
-/** As the token issuer: longer is no token of any kind kapiserver accepts. */
-const MAX_TOKEN_LENGTH = 8192;
 const SERVICE_ACCOUNT =
   /^system:serviceaccount:[a-z0-9]([-a-z0-9]*[a-z0-9])?:[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/;
-const JWT = /^[A-Za-z0-9_-]+\.([A-Za-z0-9_-]+)\.[A-Za-z0-9_-]+$/;
 
 /** The review could not be had: the caller answers 503. The message never contains the token. */
 export class TokenReviewUnavailableError extends Error {
@@ -56,9 +53,12 @@ export class ServiceAccountTokens {
     private readonly clock: Clock = systemClock,
   ) {}
 
-  /** The service account the token proves; throws InvalidTokenError (401) or TokenReviewUnavailableError (503). */
-  async authenticate(token: string): Promise<UserInfo> {
-    const exp = this.precheck(token);
+  /**
+   * The service account the token proves; throws InvalidTokenError (401) or TokenReviewUnavailableError (503).
+   * `claims`: the token's unverified claims, when the caller has them already.
+   */
+  async authenticate(token: string, claims = unverifiedClaims(token)): Promise<UserInfo> {
+    const exp = this.precheck(claims);
     const key = tokenKey(token);
     const cached = this.cache.get(key);
     let outcome: Outcome;
@@ -93,9 +93,7 @@ export class ServiceAccountTokens {
   }
 
   /** Refuses, without asking anyone, what cannot be a service-account token; returns its `exp` (ms), if any. */
-  private precheck(token: string): number | undefined {
-    const payload = token.length <= MAX_TOKEN_LENGTH ? JWT.exec(token)?.[1] : undefined;
-    const claims = payload === undefined ? undefined : decodeJsonObject(payload);
+  private precheck(claims: Record<string, unknown> | undefined): number | undefined {
     if (!claims) throw new InvalidTokenError('malformed token');
     const exp = claims.exp;
     if (typeof exp !== 'number') return undefined; // a legacy (Secret) token has no expiry

@@ -132,9 +132,12 @@ export class TokenService {
     return info;
   }
 
-  /** Whether the token is, or claims to be, kapiserver's (so it must never be shown to the orchestrator). */
-  isOwn(token: string): boolean {
-    return this.issuer.claimsToBeOurs(token);
+  /**
+   * Whether the token is, or claims to be, kapiserver's (so it must never be shown to the orchestrator). `claims`:
+   * its unverified claims (jwt.ts unverifiedClaims), when the caller has them already.
+   */
+  isOwn(token: string, claims?: Record<string, unknown>): boolean {
+    return this.issuer.claimsToBeOurs(token, claims);
   }
 
   /** RFC 7009: revokes the token if it is one of ours; anything else is silently ignored. */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { test } from 'node:test';
 import { SignJWT } from 'jose';
-import { type InvalidTokenError, TokenIssuer } from '../../../src/apiserver/oauth/jwt.ts';
+import { type InvalidTokenError, TokenIssuer, unverifiedClaims } from '../../../src/apiserver/oauth/jwt.ts';
 import { issuer, key, reason, SECRET } from './jwt-fixture.ts';
 
 const now = Math.floor(Date.now() / 1000);
@@ -94,4 +94,21 @@ test('a remembered token is still checked against the clock, the skew and the is
     (e: InvalidTokenError) => e.reason === 'invalid token signature',
     'a tampered copy of a remembered token is verified afresh',
   );
+});
+
+test("unverified claims: a compact JWT's payload object, nothing else; what claims to be ours is seen from them", async () => {
+  const unsigned = (payload: unknown) =>
+    `${signRaw({ alg: 'RS256' }, payload).split('.').slice(0, 2).join('.')}.c2ln`;
+  const foreign = unsigned({ iss: 'https://kubernetes.default.svc', sub: 'system:serviceaccount:a:b' });
+  assert.equal(unverifiedClaims(foreign)?.sub, 'system:serviceaccount:a:b');
+  for (const bad of ['not-a-jwt', 'a.b.c', `${foreign}.x`, `${foreign.slice(0, 10)}+${foreign.slice(11)}`]) {
+    assert.equal(unverifiedClaims(bad), undefined, bad);
+  }
+  assert.equal(unverifiedClaims(unsigned(['array'])), undefined, 'an array payload');
+  assert.equal(unverifiedClaims(unsigned({ pad: 'x'.repeat(9000) })), undefined, 'too long');
+  assert.equal(issuer.claimsToBeOurs(foreign, unverifiedClaims(foreign)), false);
+  const claimsOurs = unsigned({ token_type: 'access_token' });
+  assert.equal(issuer.claimsToBeOurs(claimsOurs, unverifiedClaims(claimsOurs)), true, 'by its claims');
+  const signedByUs = signRaw({ alg: 'HS256' }, { sub: 'nobody' });
+  assert.equal(issuer.claimsToBeOurs(signedByUs, unverifiedClaims(signedByUs)), true, 'by its signature');
 });
