@@ -115,6 +115,14 @@ function externalUrl(raw: Raw, flag: string): string {
   return value.replace(/\/+$/, '');
 }
 
+/** `true` or `false`, as kube-apiserver's boolean flags take them (`--flag=false`). */
+function booleanValue(raw: Raw, flag: string): boolean {
+  const value = String(raw);
+  if (value !== 'true' && value !== 'false')
+    throw new UsageError(`--${flag}: expected true or false, got "${value}"`);
+  return value === 'true';
+}
+
 function logLevel(raw: Raw, flag: string): string {
   const level = String(raw);
   if (!LEVELS.includes(level))
@@ -253,6 +261,14 @@ const SETTINGS: Setting<CliOptions>[] = [
     configPath: 'authentication.oauthOptions.externalURL',
     parse: externalUrl,
     help: 'where clients reach kapiserver (https://ks.example.com): the OpenID Connect issuer is\n<url>/oauth unless oauthOptions.issuer is a URL',
+  },
+  {
+    flag: 'service-account-tokens',
+    env: 'KAPISERVER_SERVICE_ACCOUNT_TOKENS',
+    arg: 'true|false',
+    configPath: 'authentication.serviceAccountTokens',
+    parse: booleanValue,
+    help: "accept the cluster's service-account tokens (its TokenReview decides); sets\nauthentication.serviceAccountTokens (default true)",
   },
   {
     flag: 'config',
