@@ -1,5 +1,5 @@
 // The dev cluster's admission parts in-process: quota
-// scopes, the last slot of a quota taken by exactly one of many concurrent creates (and updates), pods' resources
+// scopes and scope selectors, the last slot of a quota taken by exactly one of many concurrent creates (and updates), pods' resources
 // changed by update, claims' storage quota, and
 // LimitRange bounds on claims and on a pod's sum.
 import assert from 'node:assert/strict';
@@ -31,7 +31,7 @@ describe('quota and limit range admission in-process', { timeout: 120_000 }, () 
 
   before(async () => {
     dev = await startTestDevCluster({ seedDemoData: false });
-    for (const ns of ['scopes', 'race', 'claims', 'updates'])
+    for (const ns of ['scopes', 'race', 'claims', 'updates', 'selectors'])
       create('namespaces', '', { metadata: { name: ns } });
   });
   after(() => dev?.close());
@@ -60,6 +60,99 @@ describe('quota and limit range admission in-process', { timeout: 120_000 }, () 
       ),
       /exceeded quota: terminating, requested: pods=1, used: pods=1, limited: pods=1/,
     );
+  });
+
+  it('applies scope selectors: priority class operators and cross-namespace pod affinity', async () => {
+    const selectorQuota = (name: string, matchExpressions: Obj[]) =>
+      create('resourcequotas', 'selectors', {
+        metadata: { name },
+        spec: { hard: { pods: '1' }, scopeSelector: { matchExpressions } },
+      });
+    selectorQuota('named', [{ scopeName: 'PriorityClass', operator: 'Exists' }]);
+    selectorQuota('unnamed', [{ scopeName: 'PriorityClass', operator: 'DoesNotExist' }]);
+    selectorQuota('not-batch', [
+      { scopeName: 'PriorityClass', operator: 'NotIn', values: ['batch'] },
+      { scopeName: 'NotBestEffort', operator: 'Exists' },
+    ]);
+    create('resourcequotas', 'selectors', {
+      metadata: { name: 'cross' },
+      spec: { hard: { pods: '0' }, scopes: ['CrossNamespacePodAffinity'] },
+    });
+    const cpu = { requests: { cpu: '100m' } };
+    create('pods', 'selectors', pod('u1'));
+    assert.match(
+      refusal(() => create('pods', 'selectors', pod('u2'))),
+      /exceeded quota: unnamed/,
+    );
+    create('pods', 'selectors', pod('b1', { priorityClassName: 'batch' }));
+    assert.match(
+      refusal(() => create('pods', 'selectors', pod('b2', { priorityClassName: 'batch' }))),
+      /exceeded quota: named/,
+    );
+    const statusOf = (name: string) =>
+      (dev.rest.get(defOf(dev, '', 'resourcequotas'), 'selectors', name).obj.status as Obj | undefined)?.used;
+    // NotIn matches a pod without a priority class too, once it is not BestEffort.
+    const rest = dev.rest;
+    rest.delete(defOf(dev, '', 'resourcequotas'), 'selectors', 'unnamed', { gracePeriodSeconds: 0 });
+    rest.delete(defOf(dev, '', 'resourcequotas'), 'selectors', 'named', { gracePeriodSeconds: 0 });
+    create('pods', 'selectors', pod('burst1', {}, cpu));
+    assert.match(
+      refusal(() => create('pods', 'selectors', pod('burst2', { priorityClassName: 'web' }, cpu))),
+      /exceeded quota: not-batch, requested: pods=1, used: pods=1, limited: pods=1/,
+    );
+    create('pods', 'selectors', pod('batch2', { priorityClassName: 'batch' }, cpu));
+    const affinity = (term: Obj) => ({
+      affinity: {
+        podAntiAffinity: {
+          preferredDuringSchedulingIgnoredDuringExecution: [
+            { weight: 1, podAffinityTerm: { topologyKey: 'kubernetes.io/hostname', ...term } },
+          ],
+        },
+      },
+    });
+    create('pods', 'selectors', pod('local', { priorityClassName: 'batch', ...affinity({}) }));
+    assert.match(
+      refusal(() =>
+        create(
+          'pods',
+          'selectors',
+          pod('far', { priorityClassName: 'batch', ...affinity({ namespaces: ['other'] }) }),
+        ),
+      ),
+      /exceeded quota: cross, requested: pods=1, used: pods=0, limited: pods=0/,
+    );
+    assert.match(
+      refusal(() =>
+        create(
+          'pods',
+          'selectors',
+          pod('any', { priorityClassName: 'batch', ...affinity({ namespaceSelector: {} }) }),
+        ),
+      ),
+      /exceeded quota: cross/,
+    );
+    // The quota controller counts the same pods.
+    await dev.controllers.idle();
+    assert.deepEqual(statusOf('not-batch'), { pods: '1' });
+    assert.deepEqual(statusOf('cross'), { pods: '0' });
+  });
+
+  it('refuses scope fields of the wrong JSON type with 400', () => {
+    for (const spec of [
+      { hard: { pods: '1' }, scopes: 'BestEffort' },
+      { hard: { pods: '1' }, scopeSelector: { matchExpressions: [{ scopeName: 1, operator: 'Exists' }] } },
+      {
+        hard: { pods: '1' },
+        scopeSelector: { matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: 'a' }] },
+      },
+    ])
+      assert.throws(
+        () => create('resourcequotas', 'selectors', { metadata: { name: 'shape' }, spec }),
+        (err) =>
+          err instanceof StatusError &&
+          err.code === 400 &&
+          /cannot be handled as a ResourceQuota/.test(err.message),
+      );
   });
 
   it('lets exactly one of many concurrent creates take the last slot', async () => {

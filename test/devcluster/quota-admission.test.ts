@@ -32,7 +32,7 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
   before(async () => {
     dev = await startTestDevCluster();
     kubectl = kubectlFor({ server: dev.url, caPem: dev.caPem, token: dev.token });
-    for (const ns of ['q1', 'q2', 'q3', 'q4', 'q5']) await kubectl.run(['create', 'namespace', ns]);
+    for (const ns of ['q1', 'q2', 'q3', 'q4', 'q5', 'q6']) await kubectl.run(['create', 'namespace', ns]);
   });
   after(() => dev?.close());
 
@@ -168,6 +168,43 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
     assert.equal(used['requests.storage'], '600Mi');
   });
 
+  it('applies a scopeSelector over priority classes, in admission and status.used', async () => {
+    for (const [name, value] of [
+      ['high', 1000],
+      ['low', 10],
+    ])
+      await kubectl.run(['create', 'priorityclass', String(name), `--value=${value}`]);
+    const quota = JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'ResourceQuota',
+      metadata: { name: 'high' },
+      spec: {
+        hard: { pods: '1' },
+        scopeSelector: {
+          matchExpressions: [{ scopeName: 'PriorityClass', operator: 'In', values: ['high'] }],
+        },
+      },
+    });
+    await ok('q6', ['create', '-f', '-'], quota);
+    const prioritized = (name: string, priorityClassName: string) =>
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name },
+        spec: { priorityClassName, containers: [{ name: 'app', image: 'nginx:1.25' }] },
+      });
+    await ok('q6', ['create', '-f', '-'], prioritized('h1', 'high'));
+    const second = await k('q6', ['create', '-f', '-'], prioritized('h2', 'high'));
+    assert.match(
+      second.stderr,
+      /pods "h2" is forbidden: exceeded quota: high, requested: pods=1, used: pods=1, limited: pods=1/,
+    );
+    await ok('q6', ['create', '-f', '-'], prioritized('l1', 'low'));
+    await ok('q6', ['create', '-f', '-'], pod('plain'));
+    await dev.controllers.idle();
+    assert.deepEqual((await json('q6', ['get', 'quota', 'high'])).status.used, { pods: '1' });
+  });
+
   it('applies LimitRange defaults and refuses pods outside its bounds', async () => {
     const lr = JSON.stringify({
       apiVersion: 'v1',
@@ -223,6 +260,44 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
       unknown.stderr,
       /spec.hard\[widgets\]: Invalid value: "widgets": must be a standard resource for quota/,
     );
+    const scoped = (spec: Obj) =>
+      JSON.stringify({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'bad' }, spec });
+    const countsConfigMaps = await k(
+      'q4',
+      ['create', '-f', '-'],
+      scoped({ hard: { configmaps: '1' }, scopes: ['PriorityClass'] }),
+    );
+    assert.match(
+      countsConfigMaps.stderr,
+      /spec.scopes: Invalid value: \[\]core.ResourceQuotaScope\{"PriorityClass"\}: unsupported scope applied to resource/,
+    );
+    const selector = await k(
+      'q4',
+      ['create', '-f', '-'],
+      scoped({
+        hard: { pods: '1' },
+        scopeSelector: {
+          matchExpressions: [
+            { scopeName: 'BestEffort', operator: 'In', values: ['x'] },
+            { scopeName: 'PriorityClass', operator: 'NotIn' },
+          ],
+        },
+      }),
+    );
+    assert.match(
+      selector.stderr,
+      /spec.scopeSelector.matchExpressions.operator: Invalid value: "In": must be 'Exist' when scope is any of ResourceQuotaScopeTerminating/,
+    );
+    assert.match(
+      selector.stderr,
+      /spec.scopeSelector.matchExpressions.values: Required value: must be at least one value when `operator` is 'In' or 'NotIn' for scope selector/,
+    );
+    const conflict = await k(
+      'q4',
+      ['create', '-f', '-'],
+      scoped({ hard: { pods: '1' }, scopes: ['Terminating', 'NotTerminating'] }),
+    );
+    assert.match(conflict.stderr, /spec.scopes: Invalid value: .*: conflicting scopes/);
     const garbage = await k('q4', ['create', '-f', '-'], quota({ cpu: 'lots' }));
     assert.match(garbage.stderr, /quantities must match the regular expression/);
     const lr = JSON.stringify({

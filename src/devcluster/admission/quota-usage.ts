@@ -14,6 +14,7 @@ import {
 } from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
 import type { Entry, Obj, Store } from '../store.ts';
+import { inScope } from './quota-scopes.ts';
 
 /** Legacy object-count names (the core kinds quota counted before `count/...`). */
 const LEGACY_COUNTS: Record<string, string> = {
@@ -150,36 +151,6 @@ export function usageOf(res: string, o: Obj, now: number): Quantities {
     }
   }
   return out;
-}
-
-/** kube's QoS BestEffort: no container asks for or limits any resource. */
-function bestEffort(spec: Obj): boolean {
-  return [...list(spec.containers), ...list(spec.initContainers)].every(
-    (c) => resourcesOf(c, 'requests').size === 0 && resourcesOf(c, 'limits').size === 0,
-  );
-}
-
-/** Whether `o` falls under every scope of the quota (scoped quotas only ever match pods). */
-export function inScope(quota: Obj, res: string, o: Obj): boolean {
-  const scopes = (quota.spec as Obj | undefined)?.scopes;
-  if (!Array.isArray(scopes) || scopes.length === 0) return true;
-  if (res !== '/pods') return false;
-  const spec = isObj(o.spec) ? o.spec : {};
-  const terminating = typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds >= 0;
-  return scopes.every((s) => {
-    switch (s) {
-      case 'Terminating':
-        return terminating;
-      case 'NotTerminating':
-        return !terminating;
-      case 'BestEffort':
-        return bestEffort(spec);
-      case 'NotBestEffort':
-        return !bestEffort(spec);
-      default:
-        return false;
-    }
-  });
 }
 
 /** The quota's hard limits by name. */

@@ -6,7 +6,8 @@
 import { formatQuantity, type Quantities, quantitiesOf, subtractQuantity, ZERO } from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
 import type { Obj, Store } from '../store.ts';
-import { charges, computeUsage, hardOf, inScope, MUST_SPECIFY, quotaUsed, usageOf } from './quota-usage.ts';
+import { inScope } from './quota-scopes.ts';
+import { charges, computeUsage, hardOf, MUST_SPECIFY, quotaUsed, usageOf } from './quota-usage.ts';
 
 /**
  * Why the write is refused (the text after `<resource> "<name>" is forbidden: `), or undefined. `old` is the stored

@@ -3,6 +3,7 @@
 // request), and kube's validation of both (unknown quota names, negative amounts, min > max, ...: 422).
 import { formatQuantity, milliValue, parseQuantity, type Quantity } from '../../k8s/quantity.ts';
 import { badRequest, type StatusCause } from '../../k8s/status.ts';
+import { scopeRequirements } from '../admission/quota-scopes.ts';
 import { isObj } from '../meta.ts';
 import type { Obj } from '../store.ts';
 import { strategy } from './strategy.ts';
@@ -40,8 +41,15 @@ const SCOPES = [
   'CrossNamespacePodAffinity',
 ];
 const LIMIT_TYPES = ['Pod', 'Container', 'PersistentVolumeClaim'];
-/** What a BestEffort quota may track; the other scopes also allow the compute names. */
-const BEST_EFFORT_NAMES = new Set(['pods', 'count/pods']);
+/** kube's podComputeQuotaResources: what a scope other than BestEffort may track besides `pods`. */
+const POD_COMPUTE_NAMES = new Set([
+  'cpu',
+  'memory',
+  'requests.cpu',
+  'requests.memory',
+  'limits.cpu',
+  'limits.memory',
+]);
 const QUALIFIED =
   /^(?:[a-z0-9]([-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
@@ -64,6 +72,42 @@ function canonicalList(list: unknown, kind: string): void {
         `${kind} in version "v1" cannot be handled as a ${kind}: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
       );
     list[k] = formatQuantity(a);
+  }
+}
+
+/** A JSON value's Go decoding name, for messages. */
+const jsonType = (v: unknown) =>
+  Array.isArray(v) ? 'array' : typeof v === 'boolean' ? 'bool' : typeof v === 'object' ? 'object' : typeof v;
+
+/**
+ * The scope fields' JSON types, which kube's decoder enforces (400): `scopes` a list of strings, `scopeSelector` an
+ * object whose `matchExpressions` are objects with string `scopeName` and `operator` and a string list `values`.
+ */
+function checkScopeShapes(spec: Obj): void {
+  const fail: (v: unknown, field: string, type: string) => never = (v, field, type) => {
+    throw badRequest(
+      `ResourceQuota in version "v1" cannot be handled as a ResourceQuota: json: cannot unmarshal ${jsonType(v)} into Go struct field ${field} of type ${type}`,
+    );
+  };
+  const strings = (v: unknown, field: string, type: string) => {
+    if (v === undefined || v === null) return;
+    if (!Array.isArray(v)) fail(v, field, `[]${type}`);
+    else for (const x of v) if (typeof x !== 'string') fail(x, field, type);
+  };
+  strings(spec.scopes, 'ResourceQuotaSpec.spec.scopes', 'v1.ResourceQuotaScope');
+  const selector = spec.scopeSelector;
+  if (selector === undefined || selector === null) return;
+  if (!isObj(selector)) fail(selector, 'ResourceQuotaSpec.spec.scopeSelector', 'v1.ScopeSelector');
+  const exprs = selector.matchExpressions;
+  if (exprs === undefined || exprs === null) return;
+  const field = 'ScopeSelector.spec.scopeSelector.matchExpressions';
+  if (!Array.isArray(exprs)) fail(exprs, field, '[]v1.ScopedResourceSelectorRequirement');
+  for (const e of exprs) {
+    if (!isObj(e)) fail(e, field, 'v1.ScopedResourceSelectorRequirement');
+    for (const key of ['scopeName', 'operator'])
+      if (e[key] !== undefined && e[key] !== null && typeof e[key] !== 'string')
+        fail(e[key], `ScopedResourceSelectorRequirement.${field}.${key}`, 'string');
+    strings(e.values, `ScopedResourceSelectorRequirement.${field}.values`, 'string');
   }
 }
 
@@ -94,26 +138,92 @@ function validateQuotaList(list: unknown, path: string, causes: StatusCause[]): 
   }
 }
 
-function validateScopes(spec: Obj, causes: StatusCause[]): void {
+/** What kube's IsResourceQuotaScopeValidForResource allows a scope to track, of the standard quota names. */
+function scopeTracks(scope: string, name: string): boolean {
+  const standard =
+    QUOTA_NAMES.has(name) || name.startsWith('hugepages-') || name.startsWith('requests.hugepages-');
+  if (!standard || !SCOPES.includes(scope)) return true;
+  if (name === 'pods') return true;
+  return scope !== 'BestEffort' && POD_COMPUTE_NAMES.has(name);
+}
+
+/** A Go `%#v` of a string list, as kube's field errors print a list value. */
+const goStrings = (type: string, values: string[]) =>
+  `${type}{${values.map((v) => JSON.stringify(v)).join(', ')}}`;
+
+const rawInvalid = (field: string, repr: string, why: string): StatusCause => ({
+  reason: 'FieldValueInvalid',
+  message: `Invalid value: ${repr}: ${why}`,
+  field,
+});
+
+/** kube's conflicting pairs: a quota cannot select both halves of one. */
+function conflicting(scopes: string[]): boolean {
+  return (
+    (scopes.includes('BestEffort') && scopes.includes('NotBestEffort')) ||
+    (scopes.includes('Terminating') && scopes.includes('NotTerminating'))
+  );
+}
+
+/** kube's validateResourceQuotaScopes. */
+function validateScopes(spec: Obj, hard: string[], causes: StatusCause[]): void {
   const scopes = Array.isArray(spec.scopes) ? spec.scopes.map(String) : [];
-  const hard = isObj(spec.hard) ? Object.keys(spec.hard) : [];
-  scopes.forEach((scope, i) => {
-    const field = `spec.scopes[${i}]`;
-    if (!SCOPES.includes(scope)) causes.push(invalidCause(field, scope, 'unsupported scope'));
-    const allowed = (name: string) =>
-      scope === 'BestEffort'
-        ? BEST_EFFORT_NAMES.has(name)
-        : BEST_EFFORT_NAMES.has(name) || /^(requests\.|limits\.)?(cpu|memory)$/.test(name);
+  const repr = goStrings('[]core.ResourceQuotaScope', scopes);
+  for (const scope of scopes) {
+    if (!SCOPES.includes(scope)) causes.push(rawInvalid('spec.scopes', repr, 'unsupported scope'));
     for (const name of hard)
-      if (!allowed(name))
-        causes.push(invalidCause('spec.hard', name, `unsupported scope applied to resource`));
-  });
-  for (const [a, b] of [
-    ['Terminating', 'NotTerminating'],
-    ['BestEffort', 'NotBestEffort'],
-  ])
-    if (scopes.includes(a) && scopes.includes(b))
-      causes.push(invalidCause('spec.scopes', scopes.join(','), 'conflicting scopes'));
+      if (!scopeTracks(scope, name))
+        causes.push(rawInvalid('spec.scopes', repr, 'unsupported scope applied to resource'));
+  }
+  if (conflicting(scopes)) causes.push(rawInvalid('spec.scopes', repr, 'conflicting scopes'));
+}
+
+/** kube's validateScopedResourceSelectorRequirement. */
+function validateScopeSelector(spec: Obj, hard: string[], causes: StatusCause[]): void {
+  if (!isObj(spec.scopeSelector)) return;
+  const path = 'spec.scopeSelector.matchExpressions';
+  const requirements = scopeRequirements({ scopeSelector: spec.scopeSelector });
+  const repr = `core.ScopeSelector{MatchExpressions:[]core.ScopedResourceSelectorRequirement{${requirements
+    .map(
+      (r) =>
+        `core.ScopedResourceSelectorRequirement{ScopeName:${JSON.stringify(r.scopeName)}, Operator:${JSON.stringify(r.operator)}, Values:${r.values.length ? goStrings('[]string', r.values) : '[]string(nil)'}}`,
+    )
+    .join(', ')}}}`;
+  for (const r of requirements) {
+    if (!SCOPES.includes(r.scopeName))
+      causes.push(invalidCause(`${path}.scopeName`, r.scopeName, 'unsupported scope'));
+    for (const name of hard)
+      if (!scopeTracks(r.scopeName, name))
+        causes.push(rawInvalid(path, repr, 'unsupported scope applied to resource'));
+    if (r.scopeName !== 'PriorityClass' && SCOPES.includes(r.scopeName) && r.operator !== 'Exists')
+      causes.push(
+        invalidCause(
+          `${path}.operator`,
+          r.operator,
+          "must be 'Exist' when scope is any of ResourceQuotaScopeTerminating, ResourceQuotaScopeNotTerminating, ResourceQuotaScopeBestEffort, ResourceQuotaScopeNotBestEffort or ResourceQuotaScopeCrossNamespacePodAffinity",
+        ),
+      );
+    if (r.operator === 'In' || r.operator === 'NotIn') {
+      if (r.values.length === 0)
+        causes.push({
+          reason: 'FieldValueRequired',
+          message:
+            "Required value: must be at least one value when `operator` is 'In' or 'NotIn' for scope selector",
+          field: `${path}.values`,
+        });
+    } else if (r.operator === 'Exists' || r.operator === 'DoesNotExist') {
+      if (r.values.length > 0)
+        causes.push(
+          rawInvalid(
+            `${path}.values`,
+            goStrings('[]string', r.values),
+            "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
+          ),
+        );
+    } else causes.push(invalidCause(`${path}.operator`, r.operator, 'not a valid selector operator'));
+  }
+  if (conflicting(requirements.map((r) => r.scopeName)))
+    causes.push(rawInvalid(path, repr, 'conflicting scopes'));
 }
 
 export const resourceQuotaStrategy = strategy({
@@ -121,7 +231,10 @@ export const resourceQuotaStrategy = strategy({
     delete o.status; // the quota controller fills it in
   },
   canonicalize(o) {
-    if (isObj(o.spec)) canonicalList(o.spec.hard, 'ResourceQuota');
+    if (isObj(o.spec)) {
+      canonicalList(o.spec.hard, 'ResourceQuota');
+      checkScopeShapes(o.spec);
+    }
     if (isObj(o.status)) {
       canonicalList(o.status.hard, 'ResourceQuota');
       canonicalList(o.status.used, 'ResourceQuota');
@@ -131,7 +244,9 @@ export const resourceQuotaStrategy = strategy({
     const causes: StatusCause[] = [];
     const spec = isObj(o.spec) ? o.spec : {};
     validateQuotaList(spec.hard, 'spec.hard', causes);
-    validateScopes(spec, causes);
+    const hard = isObj(spec.hard) ? Object.keys(spec.hard).sort() : [];
+    validateScopes(spec, hard, causes);
+    validateScopeSelector(spec, hard, causes);
     if (isObj(o.status)) {
       validateQuotaList(o.status.hard, 'status.hard', causes);
       validateQuotaList(o.status.used, 'status.used', causes);
