@@ -106,10 +106,17 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
     const rs = (await json('q3', ['get', 'rs'])).items[0];
     assert.equal(rs.status.conditions.find((c: Obj) => c.type === 'ReplicaFailure')?.reason, 'FailedCreate');
 
+    // The raised quota wakes the ReplicaSet (no resync, no waiting out its back-off).
     await ok('q3', ['patch', 'quota', 'pods', '-p', '{"spec":{"hard":{"pods":"4"}}}']);
-    dev.controllers.resync();
     await dev.controllers.idle();
     assert.equal((await json('q3', ['get', 'pods'])).items.length, 4);
+    // So does deleting the quota.
+    await ok('q3', ['scale', 'deployment', 'web', '--replicas=6']);
+    await dev.controllers.idle(1_000);
+    assert.equal((await json('q3', ['get', 'pods'])).items.length, 4);
+    await ok('q3', ['delete', 'quota', 'pods']);
+    await dev.controllers.idle();
+    assert.equal((await json('q3', ['get', 'pods'])).items.length, 6);
   });
 
   it('charges updates that grow usage: a Service turned NodePort or LoadBalancer, a claim resized', async () => {

@@ -59,7 +59,8 @@ export type IndexReads = 'dependents' | 'byUid' | 'orphans';
 export interface Watch {
   /** Storage key of the watched resource (`group/resource`, '/pods' for core), or '*' for every resource. */
   res: string;
-  keys(ev: StoreEvent): Iterable<string>;
+  /** The keys to reconcile for a store event (`ctx` for watches that look up other objects). */
+  keys(ev: StoreEvent, ctx: ControllerContext): Iterable<string>;
 }
 
 export interface Controller {
@@ -343,7 +344,7 @@ export class ControllerManager {
       if (!list) continue;
       for (const { c, w } of list) {
         try {
-          for (const key of w.keys(ev)) this.enqueue(c, key);
+          for (const key of w.keys(ev, this.ctx)) this.enqueue(c, key);
         } catch (err) {
           this.ctx.logger?.warn({ controller: c.name, err: String(err) }, 'controller event mapping failed');
         }

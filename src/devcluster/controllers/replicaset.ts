@@ -10,12 +10,14 @@ import {
   controlledBy,
   controllerKey,
   FIELD_MANAGER,
+  objectKey,
   ownKey,
   splitKey,
   timestamp,
   writeStatus,
 } from './framework.ts';
 import { adoptOrphans, deletionOrder, isActive, isReady, msUntilAvailable, podFromTemplate } from './pods.ts';
+import { quotaLoosened } from './resourcequota.ts';
 
 export const RS = 'apps/replicasets';
 const COMPONENT = 'replicaset-controller';
@@ -27,6 +29,8 @@ export const replicaSetController: Controller = {
   watches: [
     { res: RS, keys: ownKey },
     { res: '/pods', keys: controllerKey('ReplicaSet') },
+    // A quota that loosens wakes the namespace's ReplicaSets short of their replicas, instead of their back-off.
+    { res: '/resourcequotas', keys: (ev, ctx) => (quotaLoosened(ev) ? shortReplicaSets(ctx, ev.ns) : []) },
   ],
   reconcile(key, ctx) {
     const { ns, name } = splitKey(key);
@@ -51,6 +55,17 @@ export const replicaSetController: Controller = {
     return minDefined(again, availableIn);
   },
 };
+
+/** Keys of the namespace's ReplicaSets with fewer replicas than they want. */
+function shortReplicaSets(ctx: ControllerContext, ns: string): string[] {
+  return ctx.store
+    .list(RS, ns)
+    .filter(
+      (e) =>
+        Number((e.obj.status as Obj | undefined)?.replicas ?? 0) < Number((e.obj.spec as Obj).replicas ?? 1),
+    )
+    .map((e) => objectKey(e.ns, e.name));
+}
 
 /** Creates or deletes up to BATCH pods; returns 0 when more remain to do. */
 function manageReplicas(ctx: ControllerContext, rs: Obj, want: number): number | undefined {

@@ -1,10 +1,10 @@
 // ResourceQuota controller: keeps each quota's `status.hard` (its spec.hard) and `status.used` (what the
 // namespace's objects charge, admission/quota-usage.ts). One key per namespace: a burst of pod or object events
 // in a namespace is one recount, de-duplicated by the queue.
-import { formatQuantity } from '../../k8s/quantity.ts';
+import { formatQuantity, quantitiesOf } from '../../k8s/quantity.ts';
 import { charges, quotaUsed } from '../admission/quota-usage.ts';
-import { isObj } from '../meta.ts';
-import type { Obj } from '../store.ts';
+import { isObj, jsonEqual } from '../meta.ts';
+import type { Obj, StoreEvent } from '../store.ts';
 import { type Controller, type ControllerContext, writeStatus } from './framework.ts';
 
 const QUOTAS = '/resourcequotas';
@@ -44,4 +44,22 @@ export function resourceQuotaController(ctx: ControllerContext): Controller {
       return undefined;
     },
   };
+}
+
+/**
+ * Whether a quota change can let a refused create through: the quota deleted, a hard limit raised or dropped, or its
+ * scopes changed. (Controllers held by a quota retry on back-off, up to 30 s; these changes wake them at once.)
+ */
+export function quotaLoosened(ev: StoreEvent): boolean {
+  if (ev.res !== QUOTAS) return false;
+  if (ev.type === 'DELETED') return true;
+  if (ev.type !== 'MODIFIED' || !ev.prev) return false;
+  const before = isObj(ev.prev.spec) ? ev.prev.spec : {};
+  const after = isObj(ev.obj.spec) ? ev.obj.spec : {};
+  const hard = quantitiesOf(after.hard);
+  for (const [name, q] of quantitiesOf(before.hard)) {
+    const now = hard.get(name);
+    if (!now || now.nano > q.nano) return true;
+  }
+  return !jsonEqual(before.scopes, after.scopes) || !jsonEqual(before.scopeSelector, after.scopeSelector);
 }
