@@ -30,8 +30,11 @@ const LEGACY_COUNTS: Record<string, string> = {
 /** Container resources a pod is charged for as `<name>`, `requests.<name>` and `limits.<name>`. */
 const COMPUTE = ['cpu', 'memory', 'ephemeral-storage'];
 
-/** Quota names that, when a pod's containers leave them unset, refuse the pod (kube's backward-compatible rule). */
-export const MUST_SPECIFY = new Set([
+/**
+ * kube's pod compute quota names: a pod that leaves one unset is refused while a quota tracks it (kube's
+ * backward-compatible rule), and they are what a scope other than BestEffort may track besides `pods`.
+ */
+export const POD_COMPUTE_NAMES = new Set([
   'cpu',
   'memory',
   'requests.cpu',

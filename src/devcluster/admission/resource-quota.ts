@@ -7,7 +7,7 @@ import { formatQuantity, type Quantities, quantitiesOf, subtractQuantity, ZERO }
 import { isObj } from '../meta.ts';
 import type { Obj, Store } from '../store.ts';
 import { inScope } from './quota-scopes.ts';
-import { charges, computeUsage, hardOf, MUST_SPECIFY, quotaUsed, usageOf } from './quota-usage.ts';
+import { charges, computeUsage, hardOf, POD_COMPUTE_NAMES, quotaUsed, usageOf } from './quota-usage.ts';
 
 /**
  * Why the write is refused (the text after `<resource> "<name>" is forbidden: `), or undefined. `old` is the stored
@@ -34,7 +34,7 @@ export function quotaRefusal(
     if (res === '/pods') {
       const missing = unspecified(
         o,
-        tracked.filter((n) => MUST_SPECIFY.has(n)),
+        tracked.filter((n) => POD_COMPUTE_NAMES.has(n)),
       );
       if (missing) return `failed quota: ${q.name}: must specify ${missing}`;
     }

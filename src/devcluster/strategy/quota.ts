@@ -4,6 +4,7 @@
 import { formatQuantity, milliValue, parseQuantity, type Quantity } from '../../k8s/quantity.ts';
 import { badRequest, type StatusCause } from '../../k8s/status.ts';
 import { scopeRequirements } from '../admission/quota-scopes.ts';
+import { POD_COMPUTE_NAMES } from '../admission/quota-usage.ts';
 import { isObj } from '../meta.ts';
 import type { Obj } from '../store.ts';
 import { strategy } from './strategy.ts';
@@ -41,15 +42,6 @@ const SCOPES = [
   'CrossNamespacePodAffinity',
 ];
 const LIMIT_TYPES = ['Pod', 'Container', 'PersistentVolumeClaim'];
-/** kube's podComputeQuotaResources: what a scope other than BestEffort may track besides `pods`. */
-const POD_COMPUTE_NAMES = new Set([
-  'cpu',
-  'memory',
-  'requests.cpu',
-  'requests.memory',
-  'limits.cpu',
-  'limits.memory',
-]);
 const QUALIFIED =
   /^(?:[a-z0-9]([-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 
