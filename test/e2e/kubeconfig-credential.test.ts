@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
+import pino from 'pino';
 import { parse } from 'yaml';
 import { kubeconfigRecordsInFile } from '../helpers/kubeconfig-records.ts';
 import { hasKubectl, type Kubectl, kubectlWith, NO_KUBECTL } from '../helpers/kubectl.ts';
@@ -20,6 +21,9 @@ const IAM = '/apis/iam.kubesphere.io/v1alpha2';
 const APP = { id: 'webapp', secret: 'webapp-s3cret', callback: 'https://app.example.com/callback' };
 const PASSWORDS = { alice: 'Al1ce-passw0rd', bob: 'B0b-passw0rd-1' };
 let stack: TestStack;
+/** Every line kapiserver logs (debug and up), and every kubeconfig token handed out: none may appear in them. */
+const logLines: string[] = [];
+const handedOut = new Set<string>();
 
 interface Kubeconfig {
   users: { user: { token?: string } }[];
@@ -29,7 +33,9 @@ async function kubeconfigOf(user: string, token: string): Promise<{ token?: stri
   const res = await fetch(`${stack.url}${KUBECONFIG}/${user}/kubeconfig`, { headers: bearer(token) });
   assert.equal(res.status, 200, await res.clone().text());
   const text = await res.text();
-  return { token: (parse(text) as Kubeconfig).users[0].user.token, kubectl: kubectlWith(text) };
+  const credential = (parse(text) as Kubeconfig).users[0].user.token;
+  if (credential) handedOut.add(credential);
+  return { token: credential, kubectl: kubectlWith(text) };
 }
 
 const claimsOf = (jwt: string) =>
@@ -46,6 +52,7 @@ async function whoami(kubectl: Kubectl): Promise<string> {
 before(async () => {
   if (skip) return;
   stack = await startTestStack({
+    logger: pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) }),
     configDocument: {
       authentication: {
         oauthOptions: {
@@ -260,4 +267,10 @@ test("another user's kubeconfig: without credentials for `get users/kubeconfig` 
   assert.equal(await whoami(alices.kubectl), 'alice');
   // Still none for the admin, whom bob may not impersonate.
   assert.equal((await kubeconfigOf('admin', bobToken)).token, undefined);
+});
+
+test('no kubeconfig token handed out appears in the log', { skip }, () => {
+  assert.ok(handedOut.size >= 4 && logLines.length > 0);
+  const log = logLines.join('');
+  for (const token of handedOut) assert.ok(!log.includes(token.split('.')[2]), 'a token signature is logged');
 });
