@@ -108,6 +108,16 @@ function parse(s: string): Quantity | undefined {
   return text === undefined ? { nano, format } : { nano, format, text };
 }
 
+/** Go's unicode.IsSpace characters, which strings.TrimSpace removes. */
+const GO_SPACE = '[\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const AROUND_SPACE = new RegExp(`^${GO_SPACE}+|${GO_SPACE}+$`, 'g');
+
+/**
+ * A quantity's JSON string as Quantity.UnmarshalJSON reads it: without the spaces around it (strings.TrimSpace),
+ * so `" 1"` in a request body is the quantity 1, while ParseQuantity itself refuses spaces.
+ */
+export const quantityJsonText = (s: string): string => s.replace(AROUND_SPACE, '');
+
 /** Kubernetes' Quantity.String(): the kept text, else the canonical form in the quantity's format. */
 export function formatQuantity(q: Quantity): string {
   if (q.text !== undefined) return q.text;

@@ -103,6 +103,33 @@ describe('strict decoding of built-in types', { timeout: 120_000 }, () => {
     assert.equal((stored.body as { spec: { replicas: number } }).spec.replicas, 2);
   });
 
+  it("quantities are trimmed of surrounding spaces, as Quantity.UnmarshalJSON's strings.TrimSpace; inner spaces are refused", async () => {
+    const pod = (name: string, cpu: string) => ({
+      metadata: { name },
+      spec: {
+        containers: [{ name: 'c', image: 'i', resources: { requests: { cpu, memory: '\t64Mi\u00a0' } } }],
+      },
+    });
+    const created = await devRequest(dev, 'POST', `${NS}/pods`, pod('spaced', ' 1 '));
+    assert.equal(created.status, 201, created.text);
+    const stored = await devRequest(dev, 'GET', `${NS}/pods/spaced`);
+    const c = (stored.body as { spec: { containers: { resources: unknown }[] } }).spec.containers[0];
+    assert.deepEqual(c.resources, { requests: { cpu: '1', memory: '64Mi' } });
+    const inner = await devRequest(dev, 'POST', `${NS}/pods`, pod('inner', '1 m'));
+    assert.equal(inner.status, 400, inner.text);
+    assert.match(
+      (inner.body as Status).message,
+      /^Pod in version "v1" cannot be handled as a Pod: quantities must match the regular expression/,
+    );
+    const quota = await devRequest(dev, 'POST', `${NS}/resourcequotas`, {
+      metadata: { name: 'spaced' },
+      spec: { hard: { pods: ' 2', 'requests.cpu': '500m ' } },
+    });
+    assert.equal(quota.status, 201, quota.text);
+    assert.deepEqual((quota.body as { spec: unknown }).spec, { hard: { pods: '2', 'requests.cpu': '500m' } });
+    assert.equal((await devRequest(dev, 'DELETE', `${NS}/resourcequotas/spaced`)).status, 200);
+  });
+
   it('unknown fields: Strict refuses naming each, Warn (default) drops with a Warning, Ignore drops silently', async () => {
     const body = (name: string) => ({ metadata: { name, bogus: 1 }, data: { a: 'b' }, extra: true });
     const strict = await devRequest(dev, 'POST', `${NS}/configmaps?fieldValidation=Strict`, body('strict'));

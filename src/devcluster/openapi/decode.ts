@@ -1,10 +1,11 @@
 // Decoding of built-in objects as kube-apiserver's JSON decoder does it, driven by the published schemas: a value of
 // the wrong JSON type for a field the schema knows (a boolean in a Secret's stringData, a string in spec.replicas,
-// bad base64 in a Secret's data) is a 400 BadRequest naming the field, never a stored value. Unknown fields follow
+// bad base64 in a Secret's data) is a 400 BadRequest naming the field, never a stored value. Quantities are read as
+// Quantity.UnmarshalJSON reads them: the spaces around the text are trimmed first. Unknown fields follow
 // `fieldValidation` (Strict: 400 naming them all; Warn, the default: dropped with a warning each; Ignore: dropped)
 // at the levels whose schemas are complete here: the object's top level and its metadata. Deeper unknown fields are
 // kept, since those schemas list the common fields of each type, not every one.
-import { parseQuantity } from '../../k8s/quantity.ts';
+import { parseQuantity, quantityJsonText } from '../../k8s/quantity.ts';
 import { badRequest } from '../../k8s/status.ts';
 import type { ResourceDef } from '../resources.ts';
 import type { WriteOptions } from '../rest.ts';
@@ -93,28 +94,35 @@ class Decoder {
 
   constructor(private readonly fail: (message: string) => never) {}
 
-  /** `struct` names the Go struct holding the field at `path`, as Go's messages do. */
-  walk(n: Named, v: unknown, path: string, struct: string, closed: boolean): void {
-    if (v === null || v === undefined) return; // JSON null decodes as the zero value
+  /**
+   * `struct` names the Go struct holding the field at `path`, as Go's messages do. Returns the decoded value: `v`,
+   * or a quantity's text without its surrounding spaces (the caller stores it in `v`'s place).
+   */
+  walk(n: Named, v: unknown, path: string, struct: string, closed: boolean): unknown {
+    if (v === null || v === undefined) return v; // JSON null decodes as the zero value
     const s = n.schema;
     if (!fits(n, v))
       this.fail(
         `json: cannot unmarshal ${jsonType(v)} into Go struct field ${struct}.${path} of type ${goType(n)}`,
       );
-    if (n.name === QUANTITY && typeof v === 'string' && !parseQuantity(v))
-      this.fail(
-        "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-      );
+    if (n.name === QUANTITY && typeof v === 'string') {
+      const text = quantityJsonText(v);
+      if (!parseQuantity(text))
+        this.fail(
+          "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+        );
+      return text;
+    }
     if (s.format === 'byte' && typeof v === 'string' && !BASE64.test(v))
       this.fail(`illegal base64 data at input byte ${firstBadByte(v)} in field ${path}`);
     if (Array.isArray(v) && isObj(s.items)) {
       const item = resolve(s.items);
       v.forEach((x, i) => {
-        this.walk(item, x, `${path}[${i}]`, struct, false);
+        setDecoded(v, i, x, this.walk(item, x, `${path}[${i}]`, struct, false));
       });
-      return;
+      return v;
     }
-    if (!isObj(v)) return;
+    if (!isObj(v)) return v;
     const props = isObj(s.properties) ? s.properties : {};
     const addl = isObj(s.additionalProperties) ? resolve(s.additionalProperties) : undefined;
     const closedHere = closed || (n.name !== undefined && CLOSED.has(n.name));
@@ -122,15 +130,27 @@ class Decoder {
     for (const [k, x] of Object.entries(v)) {
       const child = join(path, k);
       const p = props[k];
-      if (isObj(p)) this.walk(resolve(p), x, child, here, false);
+      if (isObj(p)) setDecoded(v, k, x, this.walk(resolve(p), x, child, here, false));
       // Go names a map value by the map's field, without the key.
-      else if (addl) this.walk(addl, x, path, here, false);
+      else if (addl) setDecoded(v, k, x, this.walk(addl, x, path, here, false));
       else if (closedHere && Object.keys(props).length > 0) {
         this.unknown.push(child);
         delete v[k];
       }
     }
+    return v;
   }
+}
+
+/** Stores a decoded value that differs from the one read, as an own property (even for a key like `__proto__`). */
+function setDecoded(parent: object, key: string | number, read: unknown, decoded: unknown): void {
+  if (decoded !== read)
+    Object.defineProperty(parent, key, {
+      value: decoded,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
 }
 
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);

@@ -1,7 +1,13 @@
 // ResourceQuota and LimitRange: quantities stored in canonical form (as kube re-encodes them), LimitRange's
 // Container defaults (a max is the default limit, a default limit the default request, a min the default
 // request), and kube's validation of both (unknown quota names, negative amounts, min > max, ...: 422).
-import { formatQuantity, milliValue, parseQuantity, type Quantity } from '../../k8s/quantity.ts';
+import {
+  formatQuantity,
+  milliValue,
+  parseQuantity,
+  type Quantity,
+  quantityJsonText,
+} from '../../k8s/quantity.ts';
 import { badRequest, type StatusCause } from '../../k8s/status.ts';
 import { scopeRequirements } from '../admission/quota-scopes.ts';
 import { POD_COMPUTE_NAMES } from '../admission/quota-usage.ts';
@@ -58,7 +64,7 @@ const invalidCause = (field: string, value: unknown, why: string): StatusCause =
 function canonicalList(list: unknown, kind: string): void {
   if (!isObj(list)) return;
   for (const [k, v] of Object.entries(list)) {
-    const a = parseQuantity(v);
+    const a = parseQuantity(typeof v === 'string' ? quantityJsonText(v) : v);
     if (!a)
       throw badRequest(
         `${kind} in version "v1" cannot be handled as a ${kind}: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`,
