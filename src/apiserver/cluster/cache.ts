@@ -17,7 +17,7 @@
 //   inf.comparator(order)           -> that order as a comparison of any two entries (to sort a few candidates).
 //   inf.generation / inf.membershipGeneration -> change on every event / only when an object is added or removed
 //        (for answers remembered until the data they depend on changes).
-//   inf.addEventHandler({ onAdd(obj, entry), onUpdate(obj, old, entry), onDelete(obj, entry) }) -> unsubscribe fn.
+//   inf.addEventHandler({ onAdd(obj, entry), onUpdate(obj, oldEntry, entry), onDelete(obj, entry) }) -> unsubscribe fn.
 //        Existing objects are replayed to onAdd when already synced; a relist after a watch break or 410 fires the
 //        differences only. Handlers run synchronously and must not throw or block.
 //   Entry: { key, namespace, name, uid, resourceVersion, created (ms), labels, json, object() }. Objects are stored

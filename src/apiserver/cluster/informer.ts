@@ -52,7 +52,8 @@ export type Entry = CachedEntry;
 
 export interface EventHandler {
   onAdd?(obj: KubeObject, entry: Entry): void;
-  onUpdate?(obj: KubeObject, old: KubeObject, entry: Entry): void;
+  /** `old` is the entry the update replaced (`old.object()` parses it, for the few handlers that need it). */
+  onUpdate?(obj: KubeObject, old: Entry, entry: Entry): void;
   onDelete?(obj: KubeObject, entry: Entry): void;
 }
 
@@ -447,17 +448,12 @@ export class Informer {
     const entry = this.makeEntry(obj);
     if (entry.resourceVersion) this.lastResourceVersion = entry.resourceVersion;
     const old = this.items.get(entry.key);
-    if (old) this.unindex(old);
-    this.index(entry, obj);
+    if (old) this.reindex(old, entry, obj);
+    else this.index(entry, obj);
     // A new uid under the same name is a new object (deleted and created again between two lists).
     this.changed(!old || old.uid !== entry.uid);
-    if (this.handlers.size === 0) return;
-    if (old) {
-      const oldObj = old.object();
-      for (const h of this.handlers) this.safe(() => h.onUpdate?.(obj, oldObj, entry));
-    } else {
-      for (const h of this.handlers) this.safe(() => h.onAdd?.(obj, entry));
-    }
+    if (old) for (const h of this.handlers) this.safe(() => h.onUpdate?.(obj, old, entry));
+    else for (const h of this.handlers) this.safe(() => h.onAdd?.(obj, entry));
   }
 
   private remove(raw: KubeObject): void {
@@ -511,51 +507,86 @@ export class Informer {
   private index(entry: Entry, obj: KubeObject): void {
     this.items.set(entry.key, entry);
     if (entry.namespace) addTo(this.nsIndex, entry.namespace, entry.key);
-    if (entry.labels) {
-      for (const [k, v] of Object.entries(entry.labels)) {
-        let byValue = this.labelIndex.get(k);
-        if (!byValue) {
-          byValue = new Map();
-          this.labelIndex.set(k, byValue);
-        }
-        addTo(byValue, v, entry.key);
-      }
-    }
+    this.indexLabels(entry);
     for (const [name, fn] of this.customIndexers) this.indexCustom(name, fn, entry.key, obj);
     for (const view of this.sortedViews.values()) view.add(entry, obj);
   }
 
+  /**
+   * The new version of a cached object (same key): only what changed is re-indexed, and sorted views keep their
+   * slots. An update is the common event (status heartbeats), so it should cost no more than it must.
+   */
+  private reindex(old: Entry, entry: Entry, obj: KubeObject): void {
+    this.items.set(entry.key, entry);
+    if (!sameLabels(old.labels, entry.labels)) {
+      this.unindexLabels(old);
+      this.indexLabels(entry);
+    }
+    for (const [name, fn] of this.customIndexers) {
+      const before = this.customValues.get(name)?.get(entry.key) ?? [];
+      const after = this.indexValues(name, fn, obj);
+      if (sameValues(before, after)) continue;
+      this.unindexCustom(name, entry.key);
+      this.addCustom(name, entry.key, after);
+    }
+    for (const view of this.sortedViews.values()) view.replace(old, entry, obj);
+  }
+
+  private indexLabels(entry: Entry): void {
+    if (!entry.labels) return;
+    for (const [k, v] of Object.entries(entry.labels)) {
+      let byValue = this.labelIndex.get(k);
+      if (!byValue) {
+        byValue = new Map();
+        this.labelIndex.set(k, byValue);
+      }
+      addTo(byValue, v, entry.key);
+    }
+  }
+
+  private unindexLabels(entry: Entry): void {
+    if (!entry.labels) return;
+    for (const [k, v] of Object.entries(entry.labels)) {
+      const byValue = this.labelIndex.get(k);
+      if (!byValue) continue;
+      removeFrom(byValue, v, entry.key);
+      if (byValue.size === 0) this.labelIndex.delete(k);
+    }
+  }
+
   private indexCustom(name: string, fn: IndexFunc, key: string, obj: KubeObject): void {
-    let values: string[] = [];
+    this.addCustom(name, key, this.indexValues(name, fn, obj));
+  }
+
+  private indexValues(name: string, fn: IndexFunc, obj: KubeObject): string[] {
     try {
-      values = fn(obj);
+      return fn(obj);
     } catch (err) {
       this.logger?.warn({ index: name, err: String(err) }, 'index function failed');
+      return [];
     }
+  }
+
+  private addCustom(name: string, key: string, values: string[]): void {
     if (values.length === 0) return;
     const byValue = this.customIndex.get(name) as Map<string, Set<string>>;
     for (const v of values) addTo(byValue, v, key);
     this.customValues.get(name)?.set(key, values);
   }
 
+  private unindexCustom(name: string, key: string): void {
+    const values = this.customValues.get(name)?.get(key);
+    if (!values) return;
+    const byValue = this.customIndex.get(name) as Map<string, Set<string>>;
+    for (const v of values) removeFrom(byValue, v, key);
+    this.customValues.get(name)?.delete(key);
+  }
+
   private unindex(entry: Entry): void {
     this.items.delete(entry.key);
     if (entry.namespace) removeFrom(this.nsIndex, entry.namespace, entry.key);
-    if (entry.labels) {
-      for (const [k, v] of Object.entries(entry.labels)) {
-        const byValue = this.labelIndex.get(k);
-        if (!byValue) continue;
-        removeFrom(byValue, v, entry.key);
-        if (byValue.size === 0) this.labelIndex.delete(k);
-      }
-    }
-    for (const name of this.customIndexers.keys()) {
-      const values = this.customValues.get(name)?.get(entry.key);
-      if (!values) continue;
-      const byValue = this.customIndex.get(name) as Map<string, Set<string>>;
-      for (const v of values) removeFrom(byValue, v, entry.key);
-      this.customValues.get(name)?.delete(entry.key);
-    }
+    this.unindexLabels(entry);
+    for (const name of this.customIndexers.keys()) this.unindexCustom(name, entry.key);
     for (const view of this.sortedViews.values()) view.remove(entry);
   }
 
@@ -606,6 +637,19 @@ class CachedEntry {
   object(): KubeObject {
     return JSON.parse(this.json) as KubeObject;
   }
+}
+
+function sameLabels(a: Readonly<Record<string, string>> | undefined, b: typeof a): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (!Object.hasOwn(b, k) || a[k] !== b[k]) return false;
+  return true;
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
 function addTo(map: Map<string, Set<string>>, value: string, key: string): void {

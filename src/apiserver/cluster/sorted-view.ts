@@ -52,13 +52,29 @@ export class SortedView {
   }
 
   remove(entry: Entry): void {
+    const i = this.indexOf(entry);
+    if (i >= 0) this.entries.splice(i, 1);
+  }
+
+  /**
+   * Puts `entry` (the new version of the object) where `old` was. An update rarely moves an object (a name or a
+   * creation time never changes), so it usually takes the old slot: no splice, which would move up to n references.
+   */
+  replace(old: Entry, entry: Entry, obj: KubeObject): void {
+    if (this.keys) this.keys.set(entry, this.key(obj));
+    const i = this.indexOf(old);
+    if (i >= 0 && this.compare(old, entry) === 0) {
+      this.entries[i] = entry;
+      return;
+    }
+    if (i >= 0) this.entries.splice(i, 1);
+    this.entries.splice(this.lowerBound(entry), 0, entry);
+  }
+
+  private indexOf(entry: Entry): number {
     const i = this.lowerBound(entry);
     // Distinct entries never compare equal (keys are unique by name and namespace), so `i` is the entry's place.
-    if (this.entries[i] === entry) this.entries.splice(i, 1);
-    else {
-      const j = this.entries.indexOf(entry);
-      if (j >= 0) this.entries.splice(j, 1);
-    }
+    return this.entries[i] === entry ? i : this.entries.indexOf(entry);
   }
 
   private key(obj: KubeObject): number {

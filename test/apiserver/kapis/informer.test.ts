@@ -84,6 +84,38 @@ test('label index, custom index and sorted views follow watch events', async () 
   assert.deepEqual([...inf.keysWithLabel('role')].sort(), ['a', 'b', 'd']);
 });
 
+test('updates: views hold the new version in place, a changed sort key moves it, labels and indexes follow', async () => {
+  const inf = cache.informer(NODES);
+  await inf.waitForSync();
+  const rank = (o: { metadata?: { labels?: Record<string, string> } }) =>
+    Number(o.metadata?.labels?.rank ?? 0);
+  const byRank = () => inf.sorted(rank).map((e) => e.name);
+  inf.addIndex('rank', (o) => [String(rank(o))]);
+  const names = inf.sorted('name').map((e) => e.name);
+  assert.deepEqual(byRank(), [...names].sort(), 'equal keys: by name');
+
+  const [first, second] = names;
+  tiny.put(node(first, '2024-01-03T00:00:00Z', { rank: '5', role: 'worker' }));
+  await until(() => inf.get('', first)?.labels?.rank === '5', 'rank update');
+  assert.deepEqual(byRank(), [...names.slice(1), first], 'a changed key moves the entry');
+  assert.deepEqual([...inf.keysByIndex('rank', '5')], [first]);
+  assert.deepEqual([...inf.keysByIndex('rank', '0')].sort(), names.slice(1));
+  assert.deepEqual([...inf.keysWithLabel('rank')], [first]);
+
+  tiny.put(node(second, '2024-01-02T00:00:00Z', { role: 'worker', note: 'x' }));
+  await until(() => inf.get('', second)?.labels?.note === 'x', 'label update');
+  const fresh = inf.get('', second);
+  assert.equal(inf.sorted('name')[1], fresh, 'the view holds the new entry in the old slot');
+  assert.equal(inf.sorted(rank).includes(fresh as never), true);
+  assert.equal(inf.sorted('creationTimestamp').filter((e) => e.name === second).length, 1, 'no stale copy');
+  assert.deepEqual([...inf.keysWithLabel('note', 'x')], [second]);
+  assert.deepEqual(
+    inf.sorted('name').map((e) => e.name),
+    names,
+    'names keep their order',
+  );
+});
+
 test('handlers: replay on subscribe, add/update/delete, resync after a broken watch and after 410', async () => {
   const inf = cache.informer(NODES);
   await inf.waitForSync();
@@ -92,7 +124,7 @@ test('handlers: replay on subscribe, add/update/delete, resync after a broken wa
     onAdd: (o) => seen.push(`add ${o.metadata?.name}`),
     onUpdate: (o, old) =>
       seen.push(
-        `update ${o.metadata?.name} ${old.metadata?.resourceVersion}->${o.metadata?.resourceVersion}`,
+        `update ${o.metadata?.name} ${old.object().metadata?.resourceVersion}->${o.metadata?.resourceVersion}`,
       ),
     onDelete: (o) => seen.push(`delete ${o.metadata?.name}`),
   });
