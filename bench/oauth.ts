@@ -11,7 +11,8 @@
 // kapiserver runs as its own process as `npm start` runs it (its entry sizes the thread pool): `node dist/main.js`
 // after `npm run build`, or the TypeScript sources under tsx with BENCH_SERVER=tsx; the dev cluster is its own
 // process too. The bare compares run in this process, its thread pool sized by the same module.
-// BENCH_CPU_PROF=<dir>: kapiserver runs with --cpu-prof and writes its profile there on exit.
+// BENCH_CPU_PROF=<dir>: kapiserver and the dev cluster run with --cpu-prof and write their profiles there on exit
+// (the dev cluster's in <dir>/devcluster; its main thread's is the larger file: tsx's loader thread writes one too).
 // Prints one JSON document and a one-line summary.
 import '../src/threadpool.ts';
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
@@ -97,7 +98,9 @@ async function main() {
   await verify(password, hashed);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-oauth-'));
-  const dev = await startDevClusterProcess(join(dataDir, 'cluster'));
+  const dev = await startDevClusterProcess(join(dataDir, 'cluster'), {
+    nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF, 'devcluster')}`] : [],
+  });
   const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
   const command =
     SERVER === 'tsx'

@@ -40,14 +40,22 @@ export interface DevClusterProcess extends DevCluster {
   output: () => string;
 }
 
-/** Runs `kapiserver devcluster` as a child process (default: on a free port) and waits until it listens. */
+/**
+ * Runs `kapiserver devcluster` as a child process (default: on a free port) and waits until it listens; `nodeArgs`
+ * go to node before the entry (e.g. --cpu-prof).
+ */
 export function startDevClusterProcess(
   dataDir: string,
-  { port = 0, timeoutMs = 60_000 }: { port?: number; timeoutMs?: number } = {},
+  {
+    port = 0,
+    timeoutMs = 60_000,
+    nodeArgs = [],
+  }: { port?: number; timeoutMs?: number; nodeArgs?: string[] } = {},
 ): Promise<DevClusterProcess> {
   const child = spawn(
     process.execPath,
     [
+      ...nodeArgs,
       '--import',
       'tsx',
       join(ROOT, 'src', 'main.ts'),
