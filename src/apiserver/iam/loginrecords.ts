@@ -87,6 +87,8 @@ export class LoginRecorder {
   private closed = false;
   private overflowing = false;
   private idleWaiters: (() => void)[] = [];
+  /** Users whose lastLoginTime is being written, with the update waiting to follow (the latest one). */
+  private readonly loggingIn = new Map<string, { next?: () => Promise<unknown> }>();
 
   constructor(
     private readonly rest: RecordWriter,
@@ -99,7 +101,8 @@ export class LoginRecorder {
   }
 
   /**
-   * Queues the record; `onLoggedIn` (the user's lastLoginTime) runs once a successful attempt's record is written.
+   * Queues the record; `onLoggedIn` (the user's lastLoginTime) runs once a successful attempt's record is written,
+   * at most one per user at a time: one arriving meanwhile waits, replacing any other waiting (the latest wins).
    * Never waits and never throws.
    */
   record(user: UserObject, attempt: LoginAttempt, onLoggedIn?: () => Promise<unknown>): void {
@@ -201,11 +204,29 @@ export class LoginRecorder {
     }
     this.backoff = this.limits.backoffMs;
     this.count('written');
-    if (!r.attempt.success || !r.onLoggedIn) return;
+    if (r.attempt.success && r.onLoggedIn) await this.loggedIn(r.user, r.onLoggedIn);
+  }
+
+  /** Runs `update` unless one of the user's is running, which then runs the latest waiting after itself. */
+  private async loggedIn(user: string, update: () => Promise<unknown>): Promise<void> {
+    const running = this.loggingIn.get(user);
+    if (running) {
+      running.next = update;
+      return;
+    }
+    const slot: { next?: () => Promise<unknown> } = { next: update };
+    this.loggingIn.set(user, slot);
     try {
-      await r.onLoggedIn();
-    } catch (err) {
-      this.logger.warn({ user: r.user, err: (err as Error).message }, 'could not update last login time');
+      for (let run = slot.next; run; run = slot.next) {
+        slot.next = undefined;
+        try {
+          await run();
+        } catch (err) {
+          this.logger.warn({ user, err: (err as Error).message }, 'could not update last login time');
+        }
+      }
+    } finally {
+      this.loggingIn.delete(user);
     }
   }
 }

@@ -35,10 +35,15 @@ export type PasswordLogin = 'grant' | 'basic';
 /** Longest login name looked up (Kubernetes object names are at most 253 characters; e-mail addresses 254). */
 const MAX_LOGIN_LENGTH = 254;
 const LAST_LOGIN_MIN_INTERVAL_MS = 5000;
+/** Users whose last lastLoginTime write is remembered; past it, those older than the interval are forgotten. */
+const MAX_LAST_LOGINS_KEPT = 1024;
 /** A source may fail this many times the per-user limit (several users may share one address, e.g. behind NAT). */
 const SOURCE_FAILURE_FACTOR = 5;
 
 export class PasswordAuthenticator {
+  /** When each user's lastLoginTime write was last queued (epoch ms). */
+  private readonly lastLoginQueued = new Map<string, number>();
+
   constructor(
     private readonly users: Users,
     private readonly store: TokenStore,
@@ -126,20 +131,37 @@ export class PasswordAuthenticator {
       throw invalidGrant(DESCRIPTIONS.notActive);
     }
     if (via === 'basic') return user;
-    // lastLoginTime has one-second precision; during a burst of logins it is written at most every few seconds.
-    const last = Date.parse(user.status?.lastLoginTime ?? '') || 0;
-    const touch = state === 'AuthLimitExceeded' || this.clock.now() - last > LAST_LOGIN_MIN_INTERVAL_MS;
-    this.recorder.record(user, { success: true, reason: '', ...client }, async () => {
-      if (!touch) return;
-      await this.users.patchStatus(user.metadata.name, {
+    this.recorder.record(user, { success: true, reason: '', ...client }, this.lastLoginUpdate(user));
+    return user;
+  }
+
+  /**
+   * The write of the user's lastLoginTime after a successful login, or none: it has one-second precision, so during
+   * a burst of logins it is written at most every few seconds, counted from the cached time or from the last write
+   * queued here (the cache shows a write only once its event is back). A lockout that has passed always ends.
+   */
+  private lastLoginUpdate(user: UserObject): (() => Promise<unknown>) | undefined {
+    const name = user.metadata.name;
+    const state = user.status?.state;
+    const now = this.clock.now();
+    const last = Math.max(
+      Date.parse(user.status?.lastLoginTime ?? '') || 0,
+      this.lastLoginQueued.get(name) ?? 0,
+    );
+    if (state !== 'AuthLimitExceeded' && now - last <= LAST_LOGIN_MIN_INTERVAL_MS) return undefined;
+    if (this.lastLoginQueued.size >= MAX_LAST_LOGINS_KEPT) {
+      for (const [n, at] of this.lastLoginQueued)
+        if (now - at > LAST_LOGIN_MIN_INTERVAL_MS) this.lastLoginQueued.delete(n);
+    }
+    this.lastLoginQueued.set(name, now);
+    return () =>
+      this.users.patchStatus(name, {
         lastLoginTime: kubeTime(),
         // A lockout that has passed ends with the first successful login.
         ...(state === 'AuthLimitExceeded'
           ? { state: 'Active' as const, reason: '', lastTransitionTime: kubeTime() }
           : {}),
       });
-    });
-    return user;
   }
 
   /** 429 with Retry-After (whole seconds until `until`, epoch ms). */

@@ -93,6 +93,39 @@ test('records are written in the background, owned by the user; lastLoginTime fo
   assert.deepEqual(counts, { written: 2, dropped: 0, failed: 0 });
 });
 
+test("a user's lastLoginTime updates run one at a time; of those arriving meanwhile only the latest runs", async () => {
+  const r = recorder();
+  const u = await user();
+  const other = await user();
+  const ran: string[] = [];
+  let running = 0;
+  let most = 0;
+  let release: () => void = () => {};
+  const released = new Promise<void>((res) => {
+    release = res;
+  });
+  const update = (label: string, wait?: Promise<void>) => async () => {
+    running++;
+    most = Math.max(most, running);
+    ran.push(label);
+    await wait;
+    running--;
+  };
+  r.record(u, attempt(true), update('first', released));
+  while (!ran.includes('first')) await new Promise((res) => setTimeout(res, 5));
+  r.record(u, attempt(true), update('second'));
+  r.record(u, attempt(true), update('third'));
+  r.record(other, attempt(true), update('other'));
+  while (r.pending > 1) await new Promise((res) => setTimeout(res, 5));
+  assert.deepEqual(ran, ['first', 'other'], "another user's update does not wait");
+  release();
+  await r.flush();
+  assert.deepEqual(ran, ['first', 'other', 'third']);
+  assert.equal(most, 2, "one at a time per user (the other user's ran beside)");
+  assert.equal((await recordsOf(u.metadata.name)).length, 3, 'every login still has its record');
+  assert.deepEqual(counts, { written: 4, dropped: 0, failed: 0 });
+});
+
 test('while the cluster is down records wait (bounded: the excess is dropped and counted), then are written', async () => {
   const r = recorder({ maxQueued: 3, maxAttempts: 1000 });
   const u = await user();
