@@ -19,7 +19,7 @@ export function mutateOnCreate(d: ResourceDef, ns: string, o: Obj, store: Store)
  * Pod defaulting that precedes admission in kube (SetDefaults_Pod, pods only, not templates): a container that
  * sets a limit but no request for a resource requests its limit.
  */
-function requestsFromLimits(spec: Obj): void {
+export function requestsFromLimits(spec: Obj): void {
   for (const key of ['containers', 'initContainers'])
     for (const c of Array.isArray(spec[key]) ? (spec[key] as unknown[]).filter(isObj) : []) {
       const r = c.resources;

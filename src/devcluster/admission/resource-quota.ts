@@ -1,8 +1,8 @@
 // The ResourceQuota admission plugin: a create, or an update that charges more (a Service turned NodePort or
-// LoadBalancer, a claim resized, a pod's resources changed), that would take any quota of its namespace past
-// `spec.hard` is refused (403), as are pods that leave cpu or memory unset while a quota tracks them. Usage is
-// computed from the store at admission time: the dev cluster is one process and a write is checked and stored in
-// one synchronous step, so two writes can never both take the last slot.
+// LoadBalancer, a claim resized), that would take any quota of its namespace past `spec.hard` is refused (403), as
+// are pods that leave cpu or memory unset while a quota tracks them. Usage is computed from the store at admission
+// time: the dev cluster is one process and a write is checked and stored in one synchronous step, so two writes can
+// never both take the last slot.
 import { formatQuantity, type Quantities, quantitiesOf, subtractQuantity, ZERO } from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
 import type { Obj, Store } from '../store.ts';
@@ -22,9 +22,9 @@ export function quotaRefusal(
   old?: Obj,
 ): string | undefined {
   const quotas = store.list('/resourcequotas', ns);
-  if (quotas.length === 0 || (old && !checkedOnUpdate(res, o, old))) return undefined;
+  if (quotas.length === 0 || (old && !checkedOnUpdate(res))) return undefined;
   const delta = usageOf(res, o, now);
-  if (old) subtractUsage(delta, usageOf(res, old, now), res === '/pods');
+  if (old) subtractUsage(delta, usageOf(res, old, now));
   for (const [name, a] of delta) if (a.nano === 0n) delta.delete(name);
   for (const q of quotas) {
     if (!inScope(q.obj, res, o)) continue;
@@ -51,28 +51,18 @@ export function quotaRefusal(
   return undefined;
 }
 
-const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
-const podResources = (pod: Obj): string => {
-  const spec = isObj(pod.spec) ? pod.spec : {};
-  const containers = [...list(spec.containers), ...list(spec.initContainers)];
-  return JSON.stringify([containers.map((c) => c.resources ?? null), spec.overhead ?? null]);
-};
-
 /**
  * Which updates kube's quota evaluators check: every update of a Service or a claim (its type, ports or size can
- * change); a pod's only when it changes its resources (kube's pods/resize; the dev cluster changes them by update).
- * Object counts never change on update.
+ * change). Not a pod's: a plain update cannot change its resources (kube changes them through pods/resize, which
+ * the dev cluster does not serve). Object counts never change on update.
  */
-function checkedOnUpdate(res: string, o: Obj, old: Obj): boolean {
-  if (res === '/services' || res === '/persistentvolumeclaims') return true;
-  return res === '/pods' && podResources(o) !== podResources(old);
-}
+const checkedOnUpdate = (res: string): boolean => res === '/services' || res === '/persistentvolumeclaims';
 
-/** new - old per name, as kube bills an update: floored at 0, except for pods (a resize can shrink). */
-function subtractUsage(usage: Quantities, prev: Quantities, allowNegative: boolean): void {
+/** new - old per name, floored at 0, as kube bills an update. */
+function subtractUsage(usage: Quantities, prev: Quantities): void {
   for (const [name, a] of usage) {
     const diff = subtractQuantity(a, prev.get(name) ?? ZERO);
-    usage.set(name, allowNegative || diff.nano > 0n ? diff : ZERO);
+    usage.set(name, diff.nano > 0n ? diff : ZERO);
   }
 }
 

@@ -1,13 +1,39 @@
 // Pods: scheduling defaults, the QoS class and a Pending status on create; containers need a name and an image.
 // The node is set once, through pods/binding (which records PodScheduled=True in the same write), never by an
-// update. A running pod's delete is graceful: it is marked with a deletion time and its kubelet removes it.
+// update; a plain update changes only what kube's ValidatePodUpdate allows (pod-update.ts), after the same defaults
+// as a create. A running pod's delete is graceful: it is marked with a deletion time and its kubelet removes it.
 import { conflict, invalid, type StatusCause } from '../../k8s/status.ts';
+import { requestsFromLimits } from '../admission/index.ts';
 import { isObj, metaOf, nowSeconds } from '../meta.ts';
 import type { Obj } from '../store.ts';
 import { defaultPodSpec, validatePodSpec } from './pod-spec.ts';
+import { validatePodUpdate } from './pod-update.ts';
 import { objAt, strategy } from './strategy.ts';
 
 const UNTOLERATED_FOR_5_MINUTES = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
+
+/**
+ * kube's DefaultTolerationSeconds admission: a pod that does not tolerate the not-ready or unreachable NoExecute
+ * taint (a toleration without key or effect tolerates any) gets a 300 s toleration of it.
+ */
+function defaultTolerations(spec: Obj): void {
+  const have = Array.isArray(spec.tolerations) ? spec.tolerations : [];
+  const tolerates = (key: string) =>
+    have.some((t) => isObj(t) && (!t.key || t.key === key) && (!t.effect || t.effect === 'NoExecute'));
+  const added = UNTOLERATED_FOR_5_MINUTES.filter((key) => !tolerates(key)).map((key) => ({
+    key,
+    operator: 'Exists',
+    effect: 'NoExecute',
+    tolerationSeconds: 300,
+  }));
+  if (added.length > 0) spec.tolerations = [...have, ...added];
+}
+
+/** The deprecated `serviceAccount` mirrors `serviceAccountName`, as kube's conversion writes it. */
+function serviceAccountAlias(spec: Obj): void {
+  if (spec.serviceAccountName) spec.serviceAccount = spec.serviceAccountName;
+  else delete spec.serviceAccount;
+}
 
 const containersOf = (spec: Obj): Obj[] => [
   ...(Array.isArray(spec.containers) ? spec.containers.filter(isObj) : []),
@@ -36,17 +62,22 @@ export const podStrategy = strategy({
   prepareForCreate(o) {
     const spec = objAt(o, 'spec');
     defaultPodSpec(spec);
-    spec.serviceAccountName ??= 'default';
-    spec.serviceAccount ??= spec.serviceAccountName;
-    spec.tolerations ??= UNTOLERATED_FOR_5_MINUTES.map((key) => ({
-      key,
-      operator: 'Exists',
-      effect: 'NoExecute',
-      tolerationSeconds: 300,
-    }));
+    spec.serviceAccountName ||= spec.serviceAccount || 'default';
+    serviceAccountAlias(spec);
+    defaultTolerations(spec);
     o.status = { phase: 'Pending', qosClass: qosClass(spec) };
   },
   prepareForUpdate(o, old, sub) {
+    if (sub === undefined) {
+      // What kube's decoding and admission fill in on every write, so a body that leaves them out changes nothing.
+      const spec = objAt(o, 'spec');
+      defaultPodSpec(spec);
+      requestsFromLimits(spec);
+      spec.serviceAccountName ||= spec.serviceAccount;
+      serviceAccountAlias(spec);
+      defaultTolerations(spec);
+      return;
+    }
     if (sub !== 'binding') return;
     const oldSpec = old.spec as Obj;
     const name = String((old.metadata as Obj).name);
@@ -63,17 +94,10 @@ export const podStrategy = strategy({
     ];
   },
   finishUpdate(o, old, sub) {
-    if (sub === 'binding' || sub === 'status') return;
-    const before = (old.spec as Obj | undefined)?.nodeName;
-    const after = (o.spec as Obj | undefined)?.nodeName;
-    if ((before ?? '') !== (after ?? ''))
-      throw invalid('', 'Pod', String((old.metadata as Obj).name), [
-        {
-          reason: 'FieldValueForbidden',
-          message: 'Forbidden: pod updates may not change spec.nodeName (bind the pod through pods/binding)',
-          field: 'spec.nodeName',
-        },
-      ]);
+    if (sub !== undefined) return; // binding and status write their own part only
+    const spec = isObj(o.spec) ? o.spec : {};
+    const causes = validatePodUpdate(spec, isObj(old.spec) ? old.spec : {});
+    if (causes.length > 0) throw invalid('', 'Pod', String((old.metadata as Obj).name), causes);
   },
   validate(o) {
     const causes: StatusCause[] = [];
