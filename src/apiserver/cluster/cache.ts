@@ -3,6 +3,9 @@
 // Public API (on ServerContext as `ctx.cache`):
 //   const inf = ctx.cache.informer({ group: 'rbac.authorization.k8s.io', version: 'v1', resource: 'clusterroles' });
 //     -> Informer, list+watch started at once (idempotent: the same instance for the same group/version/resource).
+//   ctx.cache.informer(ref, { onDemand: true }) -> the same, started by a request that waits for its sync itself: it
+//        does not hold /readyz back (a type with many objects, e.g. events, takes seconds to list), unless some
+//        caller also asks for it without the option.
 //        group '' = core (/api/v1). A type the orchestrator does not serve (CRD not installed yet) counts as synced
 //        and empty, and is re-listed every ~2 s until it appears.
 //   await inf.waitForSync(ms)      -> true once the first list is in (false on timeout).
@@ -23,7 +26,7 @@
 //   Entry: { key, namespace, name, uid, resourceVersion, created (ms), labels, json, object() }. Objects are stored
 //        as JSON (managedFields dropped; kind, apiVersion and selfLink filled in); `object()` parses a fresh copy.
 //        For per-request hot paths (e.g. RBAC), keep your own derived structure fed by an event handler.
-//   ctx.cache.synced()              -> every started informer has synced (feeds /readyz "informer-cache").
+//   ctx.cache.synced()              -> every started informer but on-demand ones has synced (/readyz "informer-cache").
 //   ctx.cache.stats()               -> [{ resource, synced, objects }] (feeds /metrics).
 import type { Logger } from 'pino';
 import type { ClusterConnection } from './connection.ts';
@@ -31,6 +34,8 @@ import { Informer, type InformerOptions, type ResourceRef, refKey } from './info
 
 export class ClusterCache {
   private readonly informers = new Map<string, Informer>();
+  /** Keys of informers only ever asked for on demand: readiness does not wait for them. */
+  private readonly onDemand = new Set<string>();
   private closed = false;
 
   constructor(
@@ -40,20 +45,21 @@ export class ClusterCache {
   ) {}
 
   /** The shared informer of a resource type, started on first request. */
-  informer(ref: ResourceRef): Informer {
+  informer(ref: ResourceRef, opts: { onDemand?: boolean } = {}): Informer {
     const key = refKey(ref);
     let inf = this.informers.get(key);
     if (!inf) {
       inf = new Informer(this.cluster, { ...ref }, this.logger, this.options);
       this.informers.set(key, inf);
+      if (opts.onDemand) this.onDemand.add(key);
       if (!this.closed) inf.start();
-    }
+    } else if (!opts.onDemand) this.onDemand.delete(key);
     return inf;
   }
 
-  /** True when every started informer has completed its first list. */
+  /** True when every started informer (but those only asked for on demand) has completed its first list. */
   synced(): boolean {
-    for (const inf of this.informers.values()) if (!inf.hasSynced()) return false;
+    for (const [key, inf] of this.informers) if (!inf.hasSynced() && !this.onDemand.has(key)) return false;
     return true;
   }
 

@@ -32,6 +32,11 @@ export interface ResourceDef {
    * on first use. The others are always there and start at boot.
    */
   optional?: boolean;
+  /**
+   * Always served, but its informer starts on first use instead of at boot: its objects are many and rarely listed
+   * here (Events: several per pod, most of the cache's memory), so a server nobody asks for them does not hold them.
+   */
+  onDemand?: boolean;
 }
 
 export const SORT_FIELDS = ['creationTimestamp', 'createTime', 'name'] as const;
@@ -159,7 +164,7 @@ export const RESOURCES: readonly ResourceDef[] = [
     storageClassName: { index: 'kapis:storageClassName', fn: (o) => str(rec(o.spec).storageClassName) },
   }),
   def('persistentvolumes', '', 'v1', false),
-  def('events', '', 'v1', true),
+  def('events', '', 'v1', true, {}, { onDemand: true }),
   def('deployments', 'apps', 'v1', true, { status: STATUS_WORKLOAD }, UPDATE_TIME),
   def('statefulsets', 'apps', 'v1', true, { status: STATUS_WORKLOAD }, UPDATE_TIME),
   def('daemonsets', 'apps', 'v1', true, { status: STATUS_DAEMONSET }, UPDATE_TIME),

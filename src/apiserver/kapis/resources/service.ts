@@ -20,9 +20,12 @@ export class ResourceService {
     this.discovery = new Discovery(cluster);
   }
 
-  /** Starts the informers of the types every cluster serves (boot), and the node usage tracker on the pods. */
+  /**
+   * Starts the informers of the types every cluster serves (boot) but the on-demand ones, and the node usage tracker
+   * on the pods.
+   */
   start(): void {
-    for (const def of RESOURCES) if (!def.optional) this.cache.informer(def.ref);
+    for (const def of RESOURCES) if (!def.optional && !def.onDemand) this.cache.informer(def.ref);
     this.usage = new NodeUsage(this.cache.informer({ group: '', version: 'v1', resource: 'pods' }));
   }
 
@@ -40,7 +43,8 @@ export class ResourceService {
         `the cluster does not serve ${def.name} (${def.ref.group || 'core'}/${def.ref.version})`,
       );
     }
-    const inf = this.cache.informer(def.ref);
+    // Started here when it was not at boot: this request waits for it, /readyz does not.
+    const inf = this.cache.informer(def.ref, { onDemand: def.optional || def.onDemand });
     if (!(await inf.waitForSync(SYNC_WAIT_MS))) {
       throw serviceUnavailable(`the cache of ${def.name} has not synced yet; retry shortly`);
     }
