@@ -50,11 +50,12 @@ export function loginRecordController(
     name: 'loginrecord',
     informers: [records],
     watch(enqueue) {
-      return [
-        records.addEventHandler(
-          enqueueKeys(enqueue, (o) => [o.metadata?.labels?.[USER_REF_LABEL] ?? ''].filter(Boolean)),
-        ),
-      ];
+      // A record that goes never calls for pruning: the deletes this controller makes (one per login once a user is
+      // at the maximum) need no reconcile of their own.
+      const { onAdd, onUpdate } = enqueueKeys(enqueue, (o) =>
+        [o.metadata?.labels?.[USER_REF_LABEL] ?? ''].filter(Boolean),
+      );
+      return [records.addEventHandler({ onAdd, onUpdate })];
     },
     async reconcile(user) {
       const { loginHistoryRetentionPeriod: retentionMs, loginHistoryMaximumEntries: maxEntries } = options();
