@@ -204,6 +204,8 @@ export const BUILTIN_RESOURCES: ResourceDef[] = [
     generation: true,
   }),
   def('scheduling.k8s.io', 'v1', 'priorityclasses', 'PriorityClass', false, { shortNames: ['pc'] }),
+  // Read by claims' resize admission (allowVolumeExpansion); nothing provisions volumes.
+  def('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false, { shortNames: ['sc'] }),
   def('discovery.k8s.io', 'v1', 'endpointslices', 'EndpointSlice', true),
   def('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false, {
     shortNames: ['crd', 'crds'],
@@ -243,6 +245,7 @@ export const BUILTIN_GROUP_ORDER = [
   'networking.k8s.io',
   'policy',
   'rbac.authorization.k8s.io',
+  'storage.k8s.io',
   'coordination.k8s.io',
   'discovery.k8s.io',
   'apiextensions.k8s.io',

@@ -155,6 +155,27 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
       },
     });
     await ok('q5', ['create', '-f', '-'], claim);
+    // Only a bound claim of a class that allows expansion may grow.
+    await ok(
+      'q5',
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'storage.k8s.io/v1',
+        kind: 'StorageClass',
+        metadata: { name: 'gold' },
+        provisioner: 'example.com/gold',
+        allowVolumeExpansion: true,
+      }),
+    );
+    await ok('q5', [
+      'patch',
+      'pvc',
+      'data',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      '{"status":{"phase":"Bound","capacity":{"storage":"512Mi"}}}',
+    ]);
     const resize = (size: string) =>
       k('q5', [
         'patch',

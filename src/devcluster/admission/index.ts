@@ -1,10 +1,12 @@
-// Admission on create (and quota's on update), between the strategy's defaults and storage, in kube-apiserver's order: the mutating step
-// (LimitRanger's container defaults) before validation, the validating step (LimitRanger's bounds, then
-// ResourceQuota) after it. Both read the namespace's LimitRanges and ResourceQuotas straight from the store.
+// Admission on create (and on update: a claim's resize, quota), between the strategy's defaults and storage, in
+// kube-apiserver's order: the mutating step (LimitRanger's container defaults) before validation, the validating step
+// (LimitRanger's bounds, then ResourceQuota) after it. They read LimitRanges, ResourceQuotas and StorageClasses
+// straight from the store.
 import { forbidden, qualifiedResource } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import { type ResourceDef, storageKey } from '../resources.ts';
 import type { Obj, Store } from '../store.ts';
+import { claimResizeRefusal } from './claim-resize.ts';
 import { applyLimitRangeDefaults, limitRangeRefusal } from './limit-ranger.ts';
 import { quotaRefusal } from './resource-quota.ts';
 
@@ -37,10 +39,14 @@ export function validateOnCreate(d: ResourceDef, ns: string, o: Obj, store: Stor
   refuse(d, o, limitRangeRefusal(store, res, ns, o) ?? quotaRefusal(store, res, ns, o, Date.now()));
 }
 
-/** Validating admission of an update of the object itself (subresources are not checked, as in kube). */
+/**
+ * Validating admission of an update of the object itself (subresources are not checked, as in kube): a claim's
+ * resize, then ResourceQuota.
+ */
 export function validateOnUpdate(d: ResourceDef, ns: string, o: Obj, old: Obj, store: Store): void {
   if (!d.namespaced || d.virtual) return;
-  refuse(d, o, quotaRefusal(store, storageKey(d), ns, o, Date.now(), old));
+  const res = storageKey(d);
+  refuse(d, o, claimResizeRefusal(store, res, o, old) ?? quotaRefusal(store, res, ns, o, Date.now(), old));
 }
 
 function refuse(d: ResourceDef, o: Obj, why: string | undefined): void {

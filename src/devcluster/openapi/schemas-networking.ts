@@ -1,5 +1,5 @@
-// networking.k8s.io/v1 (NetworkPolicy, Ingress, IngressClass), policy/v1 (PodDisruptionBudget) and
-// scheduling.k8s.io/v1 (PriorityClass) schemas.
+// networking.k8s.io/v1 (NetworkPolicy, Ingress, IngressClass), policy/v1 (PodDisruptionBudget),
+// scheduling.k8s.io/v1 (PriorityClass) and storage.k8s.io/v1 (StorageClass) schemas.
 import {
   atomic,
   bool,
@@ -15,12 +15,14 @@ import {
   ref,
   type Schema,
   str,
+  stringMap,
   strings,
 } from './builders.ts';
 
 const NET = (n: string) => `io.k8s.api.networking.v1.${n}`;
 const POLICY = (n: string) => `io.k8s.api.policy.v1.${n}`;
 const SCHED = (n: string) => `io.k8s.api.scheduling.v1.${n}`;
+const STORAGE = (n: string) => `io.k8s.api.storage.v1.${n}`;
 const v1 = (group: string, k: string) => ({ group, version: 'v1', kind: k });
 const selector = (d: string) => ref(META('LabelSelector'), d);
 const port = (d: string) => ref(INT_OR_STRING, d);
@@ -333,5 +335,34 @@ export const networkingSchemas: Record<string, Schema> = {
       ),
     },
     ['value'],
+  ),
+  [STORAGE('StorageClass')]: kind(
+    v1('storage.k8s.io', 'StorageClass'),
+    'StorageClass describes the parameters for a class of storage for which PersistentVolumes can be dynamically provisioned.',
+    {
+      provisioner: str('provisioner indicates the type of the provisioner.'),
+      parameters: stringMap(
+        'parameters holds the parameters for the provisioner that should create volumes of this storage class.',
+      ),
+      reclaimPolicy: str(
+        'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.',
+      ),
+      mountOptions: strings(
+        'mountOptions controls the mountOptions for dynamically provisioned PersistentVolumes of this storage class.',
+        atomic,
+      ),
+      allowVolumeExpansion: bool('allowVolumeExpansion shows whether the storage class allow volume expand.'),
+      volumeBindingMode: str(
+        'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound. When unset, VolumeBindingImmediate is used.',
+      ),
+      allowedTopologies: {
+        type: 'array',
+        description:
+          'allowedTopologies restrict the node topologies where volumes can be dynamically provisioned.',
+        items: { type: 'object' },
+        'x-kubernetes-list-type': 'atomic',
+      },
+    },
+    ['provisioner'],
   ),
 };

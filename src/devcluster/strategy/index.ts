@@ -8,7 +8,8 @@ import { podStrategy } from './pod.ts';
 import { limitRangeStrategy, resourceQuotaStrategy } from './quota.ts';
 import { bindingStrategy } from './rbac.ts';
 import { serviceStrategy } from './service.ts';
-import { defaultStrategy, objAt, type ResourceStrategy, strategy } from './strategy.ts';
+import { persistentVolumeClaimStrategy, storageClassStrategy } from './storage.ts';
+import { defaultStrategy, type ResourceStrategy } from './strategy.ts';
 import {
   cronJobStrategy,
   daemonSetStrategy,
@@ -19,13 +20,6 @@ import {
 } from './workloads.ts';
 
 export type { ResourceStrategy, StrategyContext } from './strategy.ts';
-
-const persistentVolumeClaimStrategy = strategy({
-  prepareForCreate(o) {
-    objAt(o, 'spec').volumeMode ??= 'Filesystem';
-    o.status = { phase: 'Pending' };
-  },
-});
 
 const BUILTIN: Record<string, ResourceStrategy> = {
   '/namespaces': namespaceStrategy,
@@ -45,6 +39,7 @@ const BUILTIN: Record<string, ResourceStrategy> = {
   'rbac.authorization.k8s.io/rolebindings': bindingStrategy,
   'rbac.authorization.k8s.io/clusterrolebindings': bindingStrategy,
   'apiextensions.k8s.io/customresourcedefinitions': crdStrategy,
+  'storage.k8s.io/storageclasses': storageClassStrategy,
 };
 
 const customResourceStrategies = new WeakMap<ResourceDef, ResourceStrategy>();

@@ -4,10 +4,10 @@
 // terminationGracePeriodSeconds set to 1. Any other spec change is refused (422) with kube's message, followed by the
 // changed fields (kube prints a Go diff of its internal PodSpec; here the JSON paths and values).
 // Not covered: kube's relaxations for pods still gated (nodeSelector additions, node affinity narrowing).
-import { formatQuantity, parseQuantity } from '../../k8s/quantity.ts';
 import type { StatusCause } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import type { Obj } from '../store.ts';
+import { changedFields, comparable } from './spec-diff.ts';
 
 /** kube's updatablePodSpecFields, joined as its message joins them. */
 const UPDATABLE = [
@@ -19,9 +19,6 @@ const UPDATABLE = [
 ].join(',');
 
 const MAX_INT32 = 2147483647;
-/** Changed fields listed in the message, and the characters of each value shown: the message stays bounded. */
-const MAX_DIFFS = 20;
-const MAX_VALUE = 200;
 
 const list = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : []);
 
@@ -76,12 +73,9 @@ export function validatePodUpdate(spec: Obj, old: Obj): StatusCause[] {
         ),
       );
   });
-  const changed: Difference[] = [];
-  differences(comparable(old), comparable(withUpdatableFrom(spec, old)), '', changed);
-  if (changed.length > 0)
-    causes.push(
-      forbidden('spec', `pod updates may not change fields other than ${UPDATABLE}\n${render(changed)}`),
-    );
+  const changed = changedFields('core.PodSpec', old, withUpdatableFrom(spec, old));
+  if (changed)
+    causes.push(forbidden('spec', `pod updates may not change fields other than ${UPDATABLE}\n${changed}`));
   return causes;
 }
 
@@ -119,65 +113,4 @@ function withUpdatableFrom(spec: Obj, old: Obj): Obj {
   if (typeof grace === 'number' && grace < 0 && munged.terminationGracePeriodSeconds === 1)
     munged.terminationGracePeriodSeconds = grace;
   return munged;
-}
-
-/** ResourceList fields and single quantities of a pod spec, compared by value as kube's Semantic.DeepEqual does. */
-const QUANTITY_LISTS = new Set(['requests', 'limits', 'overhead']);
-const QUANTITY_FIELDS = new Set(['sizeLimit', 'divisor']);
-
-const canonicalQuantity = (v: unknown): unknown => {
-  const q = parseQuantity(v);
-  return q ? formatQuantity(q) : v;
-};
-
-/**
- * A JSON value in the form two equal Go values share: keys sorted, null and empty lists and objects dropped (Go
- * decodes them as the zero value), quantities canonical. Objects have no prototype, so any key is an own property.
- */
-function comparable(v: unknown): unknown {
-  if (Array.isArray(v)) return v.length > 0 ? v.map((x) => comparable(x) ?? null) : undefined;
-  if (!isObj(v)) return v ?? undefined;
-  const out: Obj = Object.create(null);
-  for (const k of Object.keys(v).sort()) {
-    const x = v[k];
-    let c: unknown;
-    if (QUANTITY_LISTS.has(k) && isObj(x)) {
-      const canonical: Obj = Object.create(null);
-      for (const name of Object.keys(x).sort()) canonical[name] = canonicalQuantity(x[name]);
-      c = comparable(canonical);
-    } else c = QUANTITY_FIELDS.has(k) ? canonicalQuantity(x) : comparable(x);
-    if (c !== undefined) out[k] = c;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
-
-type Difference = { path: string; before: unknown; after: unknown };
-
-/** The leaf paths where two comparable values differ. */
-function differences(before: unknown, after: unknown, path: string, out: Difference[]): void {
-  if (isObj(before) && isObj(after)) {
-    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
-    for (const k of keys) differences(before[k], after[k], path ? `${path}.${k}` : k, out);
-  } else if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
-    before.forEach((x, i) => {
-      differences(x, after[i], `${path}[${i}]`, out);
-    });
-  } else if (JSON.stringify(before) !== JSON.stringify(after)) out.push({ path, before, after });
-}
-
-const shown = (v: unknown): string => {
-  const s = JSON.stringify(v);
-  return s.length > MAX_VALUE ? `${s.slice(0, MAX_VALUE)}...` : s;
-};
-
-/** The changed fields in the shape of kube's diff: `-` the stored value, `+` the new one. */
-function render(changed: Difference[]): string {
-  const lines = ['  core.PodSpec{'];
-  for (const d of changed.slice(0, MAX_DIFFS)) {
-    if (d.before !== undefined) lines.push(`- \t${d.path}: ${shown(d.before)},`);
-    if (d.after !== undefined) lines.push(`+ \t${d.path}: ${shown(d.after)},`);
-  }
-  if (changed.length > MAX_DIFFS) lines.push(`  \t... // ${changed.length - MAX_DIFFS} more changed fields`);
-  lines.push('  }');
-  return lines.join('\n');
 }

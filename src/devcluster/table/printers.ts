@@ -908,7 +908,45 @@ export const PRINTERS: Record<string, Printer> = {
       cells: [nameOf(o), int(o.value), o.globalDefault === true, age(o, now), str(o.preemptionPolicy)],
     }),
   },
+  'storage.k8s.io/StorageClass': {
+    columns: [
+      NAME_COLUMN,
+      col('Provisioner', 'string', 'provisioner indicates the type of the provisioner.'),
+      col(
+        'ReclaimPolicy',
+        'string',
+        'reclaimPolicy controls the reclaimPolicy for dynamically provisioned PersistentVolumes of this storage class. Defaults to Delete.',
+      ),
+      col(
+        'VolumeBindingMode',
+        'string',
+        'volumeBindingMode indicates how PersistentVolumeClaims should be provisioned and bound.  When unset, VolumeBindingImmediate is used. This field is only honored by servers that enable the VolumeScheduling feature.',
+      ),
+      col(
+        'AllowVolumeExpansion',
+        'string',
+        'allowVolumeExpansion shows whether the storage class allow volume expand.',
+      ),
+      AGE_COLUMN,
+    ],
+    row: (o, now) => ({
+      cells: [
+        isDefaultClass(o) ? `${nameOf(o)} (default)` : nameOf(o),
+        str(o.provisioner),
+        str(o.reclaimPolicy) || 'Delete',
+        str(o.volumeBindingMode) || 'Immediate',
+        o.allowVolumeExpansion === true,
+        age(o, now),
+      ],
+    }),
+  },
 };
+
+/** kube's IsDefaultAnnotation: the class claims without one get. */
+const isDefaultClass = (o: Obj) =>
+  ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'].some(
+    (k) => get(o, 'metadata', 'annotations', k) === 'true',
+  );
 
 /** kubectl's Ingress row: class, hosts (three at most), load-balancer addresses, 80 (and 443 with TLS). */
 /** `name: used/hard` per spec.hard entry, sorted; `limits.*` entries in the Limit column, the rest in Request. */
