@@ -1,7 +1,8 @@
 // Simulated kubelets, as kwok's pod stages: a pod bound to a node shows ContainerCreating (with a pod IP from the
 // node's CIDR), then Running and Ready; containers of run-to-completion pods (restartPolicy Never or OnFailure, as
-// Job pods are) terminate after a simulated run time with exit code 0 (or the code the annotation asks); a pod
-// marked for graceful deletion is stopped and removed. Each step records the kubelet's events.
+// Job pods are) terminate after a simulated run time with exit code 0 (or the code the annotation asks); a running
+// container whose image an update changed is restarted with it; a pod marked for graceful deletion is stopped and
+// removed. Each step records the kubelet's events.
 import { createHash, randomBytes } from 'node:crypto';
 import { StatusError } from '../../k8s/status.ts';
 import { recordEvent } from '../controllers/events.ts';
@@ -213,6 +214,7 @@ export function kubeletController(opts: KubeletOptions): Controller {
         }
         return runsToCompletion(pod) ? waitFor(uid, runMs(pod, opts)) : undefined;
       }
+      if (status.phase === 'Running' && restartChanged(ctx, e, nodeName)) return undefined; // its write comes back
       if (status.phase === 'Running' && runsToCompletion(pod)) {
         const wait = waitFor(uid, runMs(pod, opts));
         if (wait !== undefined) return wait;
@@ -321,6 +323,68 @@ function runningStatus(pod: Obj, nowMs: number): Obj {
       state: { running: { startedAt: at } },
     })),
   };
+}
+
+/**
+ * Restarts the running containers whose image an update changed, as a kubelet does whatever the restart policy
+ * ("definition changed"): the old container terminated, the new one running the new image. Whether it wrote.
+ */
+function restartChanged(ctx: ControllerContext, e: Entry, nodeName: string): boolean {
+  const status = (e.obj.status ?? {}) as Obj;
+  const statuses = Array.isArray(status.containerStatuses) ? status.containerStatuses.filter(isObj) : [];
+  const specs = new Map(containersOf(e.obj, 'containers').map((c) => [String(c.name), c]));
+  const changed = statuses.filter((s) => {
+    const spec = specs.get(String(s.name));
+    return spec !== undefined && spec.image !== s.image && !!(s.state as Obj | undefined)?.running;
+  });
+  if (changed.length === 0) return false;
+  const at = timestamp(ctx.now());
+  const restarted = (s: Obj): Obj => ({
+    ...s,
+    ...containerBase(specs.get(String(s.name)) as Obj),
+    restartCount: Number(s.restartCount ?? 0) + 1,
+    lastState: {
+      terminated: {
+        exitCode: 0,
+        reason: 'Completed',
+        startedAt: ((s.state as Obj).running as Obj).startedAt ?? at,
+        finishedAt: at,
+        containerID: s.containerID,
+      },
+    },
+    containerID: containerId(),
+    state: { running: { startedAt: at } },
+  });
+  const written = writeStatus(ctx, e, {
+    ...status,
+    containerStatuses: statuses.map((s) => (changed.includes(s) ? restarted(s) : s)),
+  });
+  for (const s of changed) {
+    const name = String(s.name);
+    const detail = { fieldPath: `spec.containers{${name}}`, host: nodeName };
+    const image = String(specs.get(name)?.image);
+    recordEvent(
+      ctx,
+      KUBELET,
+      written.obj,
+      'Normal',
+      'Killing',
+      `Container ${name} definition changed, will be restarted`,
+      detail,
+    );
+    recordEvent(
+      ctx,
+      KUBELET,
+      written.obj,
+      'Normal',
+      'Pulled',
+      `Container image "${image}" already present on machine`,
+      detail,
+    );
+    recordEvent(ctx, KUBELET, written.obj, 'Normal', 'Created', `Created container ${name}`, detail);
+    recordEvent(ctx, KUBELET, written.obj, 'Normal', 'Started', `Started container ${name}`, detail);
+  }
+  return true;
 }
 
 function finishedStatus(pod: Obj, code: number, nowMs: number): Obj {

@@ -1,6 +1,6 @@
 // A plain pod update changes only what kube-apiserver's ValidatePodUpdate allows: with the real kubectl, a patch or
-// an edit of another spec field is refused with kube's 422 message, and `kubectl set image` is accepted while the
-// simulated kubelet keeps the pod Running; in-process, activeDeadlineSeconds, tolerations, schedulingGates and
+// an edit of another spec field is refused with kube's 422 message, and `kubectl set image` is accepted (the simulated
+// kubelet restarts the container with the new image, the pod stays Running); in-process, activeDeadlineSeconds, tolerations, schedulingGates and
 // terminationGracePeriodSeconds follow kube's rules, a body without the server's defaults changes nothing, and
 // pods/binding and pods/status still write their parts.
 import assert from 'node:assert/strict';
@@ -110,20 +110,32 @@ describe('pod updates as kube-apiserver validates them', { timeout: 120_000 }, (
       rmSync(home, { recursive: true, force: true });
     });
 
-    it('kubectl set image is accepted and the simulated kubelet keeps the pod Running', async () => {
+    it('kubectl set image is accepted; the kubelet restarts the container with it and the pod stays Running', async () => {
       const set = await k('set', 'image', 'pod/web', 'app=nginx:1.27');
       assert.equal(set.status, 0, set.stderr);
       assert.equal(((get('web').spec as Obj).containers as Obj[])[0].image, 'nginx:1.27');
-      await dev.controllers.idle();
-      assert.equal(phase(), 'Running');
+      const running = () => (statusOf(get('web')).containerStatuses as Obj[])[0];
+      await until(() => running().image === 'nginx:1.27', 'restarted with the new image');
       const shown = await k(
         'get',
         'pod',
         'web',
         '-o',
-        'jsonpath={.spec.containers[0].image} {.status.phase}',
+        'jsonpath={.status.phase} {.status.containerStatuses[0].restartCount} {.status.containerStatuses[0].lastState.terminated.reason} {.status.containerStatuses[0].ready}',
       );
-      assert.equal(shown.stdout, 'nginx:1.27 Running');
+      assert.equal(shown.stdout, 'Running 1 Completed true');
+      await dev.controllers.idle();
+      const events = await k(
+        'get',
+        'events',
+        '--field-selector',
+        'involvedObject.name=web',
+        '-o',
+        'jsonpath={range .items[*]}{.reason}: {.message}{"\\n"}{end}',
+      );
+      assert.match(events.stdout, /^Killing: Container app definition changed, will be restarted$/m);
+      assert.match(events.stdout, /^Pulled: Container image "nginx:1\.27" already present on machine$/m);
+      assert.match((await k('get', 'pod', 'web')).stdout, /^web\s+1\/1\s+Running\s+1 \(/m);
     });
   });
 
