@@ -82,6 +82,7 @@ export class Store {
   private readonly historyLimit: number;
   private writesSinceCompact = 0;
   private readonly stmts;
+  private readonly writeTx;
 
   constructor(path: string, opts: StoreOptions = {}) {
     this.historyLimit = opts.historyLimit ?? 20_000;
@@ -115,6 +116,32 @@ export class Store {
       compact: this.db.prepare('DELETE FROM events WHERE rv <= ?'),
       begin: this.db.prepare('BEGIN'),
       commit: this.db.prepare('COMMIT'),
+    };
+    const { upsert, del, event, setMeta } = this.stmts;
+    // Built once: building a transaction function for every write was ~8 us of a ~45 us write.
+    this.writeTx = {
+      put: this.db.transaction(
+        (
+          res: string,
+          ns: string,
+          name: string,
+          rv: number,
+          json: string,
+          type: EventType,
+          prev: string | null,
+        ) => {
+          upsert.run(res, ns, name, rv, json);
+          event.run(rv, res, ns, name, type, json, prev);
+          setMeta.run(rv, 'rv');
+        },
+      ),
+      remove: this.db.transaction(
+        (res: string, ns: string, name: string, rv: number, json: string, prev: string) => {
+          del.run(res, ns, name);
+          event.run(rv, res, ns, name, 'DELETED', json, prev);
+          setMeta.run(rv, 'rv');
+        },
+      ),
     };
     const meta = this.db.prepare('SELECT k, v FROM meta').all() as { k: string; v: number }[];
     this.rvCounter = meta.find((m) => m.k === 'rv')?.v ?? 0;
@@ -306,11 +333,7 @@ export class Store {
     const stored = withRv(obj, rv);
     const json = JSON.stringify(stored);
     const type: EventType = prev ? 'MODIFIED' : 'ADDED';
-    this.db.transaction(() => {
-      this.stmts.upsert.run(res, ns, name, rv, json);
-      this.stmts.event.run(rv, res, ns, name, type, json, prev?.json ?? null);
-      this.stmts.setMeta.run(rv, 'rv');
-    })();
+    this.writeTx.put(res, ns, name, rv, json, type, prev?.json ?? null);
     const entry: Entry = { ns, name, rv, obj: stored, json };
     this.commit(res, entry, type, false, prev?.obj);
     return entry;
@@ -323,11 +346,7 @@ export class Store {
     const rv = this.rvCounter + 1;
     const final = withRv(prev.obj, rv);
     const json = JSON.stringify(final);
-    this.db.transaction(() => {
-      this.stmts.del.run(res, ns, name);
-      this.stmts.event.run(rv, res, ns, name, 'DELETED', json, prev.json);
-      this.stmts.setMeta.run(rv, 'rv');
-    })();
+    this.writeTx.remove(res, ns, name, rv, json, prev.json);
     const entry: Entry = { ns, name, rv, obj: final, json };
     this.commit(res, entry, 'DELETED', true, prev.obj);
     return entry;
