@@ -20,6 +20,16 @@ export interface PassThroughTarget {
   onError(res: ServerResponse, error: Error): void;
 }
 
+/**
+ * How much of an answer may wait in the client's response (kapiserver's buffer and its socket's) before reading
+ * upstream pauses. Pausing at the socket's own 16 KiB mark paused once per chunk of a large list: each pause lets the
+ * upstream socket collect several decrypted records that undici then reads as one new, copied buffer, and those
+ * allocations set off V8's full collections, whose cost grows with kapiserver's heap (a 1 MB list cost ~1.2x the
+ * bare forwarder's CPU, issue 17). 256 KiB pauses a few times per MB instead of ~60; bounded per answer, so a slow
+ * client still holds back upstream reading (at most 32 MiB over the pool's 128 connections).
+ */
+const PAUSE_AT_BYTES = 256 * 1024;
+
 /** The status codes a response may carry; anything else from upstream is a protocol error. */
 const isValidStatus = (code: number) => code >= 100 && code <= 599;
 
@@ -66,8 +76,9 @@ class PassThroughHandler implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    if (this.res.write(chunk)) return;
-    // The client reads slower than the orchestrator answers: read no more upstream until it catches up.
+    if (this.res.write(chunk) || this.res.writableLength < PAUSE_AT_BYTES) return;
+    // The client reads slower than the orchestrator answers: read no more upstream until it catches up (a write that
+    // returned false is always followed by 'drain').
     controller.pause();
     this.res.once('drain', () => controller.resume());
   }
