@@ -5,7 +5,7 @@
 // through): this process is the file's only writer, so the copy is always exact and reads never touch SQLite.
 import Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../clock.ts';
-import { recordKey, SOLE_TOKEN_RECORD, type TokenStore, tokenKey } from './types.ts';
+import { activeTokenKey, recordKey, SOLE_TOKEN_RECORD, type TokenStore, tokenKey } from './types.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /** Failure rows idle this long are dropped; no configured window is longer. */
@@ -79,7 +79,7 @@ export class LocalTokenStore implements TokenStore {
   }
 
   async isActive(username: string, token: string): Promise<boolean> {
-    return (this.active.get(username)?.get(tokenKey(token)) ?? 0) > this.clock.now();
+    return (this.active.get(username)?.get(activeTokenKey(token)) ?? 0) > this.clock.now();
   }
 
   async consume(username: string, token: string): Promise<boolean> {

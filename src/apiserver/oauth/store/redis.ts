@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import type { RedisOptions } from '../../../config/index.ts';
 import { type Clock, systemClock } from '../../clock.ts';
 import {
+  activeTokenKey,
   recordKey,
   SOLE_TOKEN_RECORD,
   type TokenStore,
@@ -138,7 +139,7 @@ export class RedisTokenStore implements TokenStore {
 
   async isActive(username: string, token: string): Promise<boolean> {
     return this.guard(async () => {
-      const score = await this.redis.zscore(tokensKey(username), tokenKey(token));
+      const score = await this.redis.zscore(tokensKey(username), activeTokenKey(token));
       if (score === null) return false;
       return score === 'inf' || Number(score) > this.clock.now();
     });
