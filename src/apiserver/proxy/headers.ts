@@ -65,6 +65,16 @@ export interface ForwardIdentity {
   impersonate?: UserInfo;
 }
 
+/** A Connection value that lists nothing but keep-alive (itself hop-by-hop): the usual one, nothing to parse. */
+const ONLY_KEEP_ALIVE = /^[ \t]*keep-alive[ \t]*$/i;
+
+/** connectionListed, or undefined when the Connection header names nothing the hop-by-hop rules do not drop. */
+function extraConnectionListed(headers: IncomingHttpHeaders): Set<string> | undefined {
+  const v = headers.connection;
+  if (v === undefined || (typeof v === 'string' && ONLY_KEEP_ALIVE.test(v))) return undefined;
+  return connectionListed(headers);
+}
+
 /** Whether header `name` (lower case) stays behind: dropped by the rules above, or listed in Connection. */
 function staysBehind(name: string, listed: ReadonlySet<string> | undefined): boolean {
   return isDropped(name) || listed?.has(name) === true;
@@ -117,7 +127,7 @@ export function rewriteForUpstream<T extends Record<string, unknown>>(
   original: IncomingHttpHeaders,
   identity: ForwardIdentity,
 ): T {
-  const listed = original.connection === undefined ? undefined : connectionListed(original);
+  const listed = extraConnectionListed(original);
   const out = copy as Record<string, unknown>;
   for (const name in out) {
     if (name !== 'host' && staysBehind(name.toLowerCase(), listed)) out[name] = undefined;
@@ -128,8 +138,7 @@ export function rewriteForUpstream<T extends Record<string, unknown>>(
 
 /** The same rule in place, on response headers the caller owns (pass-through.ts): hop-by-hop ones are deleted. */
 export function stripResponseHopByHop(headers: Record<string, string | string[] | undefined>): void {
-  const listed =
-    headers.connection === undefined ? undefined : connectionListed(headers as IncomingHttpHeaders);
+  const listed = extraConnectionListed(headers as IncomingHttpHeaders);
   for (const name in headers) {
     const n = name.toLowerCase();
     if (HOP_BY_HOP.has(n) || listed?.has(n) === true) delete headers[name];
