@@ -97,6 +97,7 @@ export const BUILTIN_RESOURCES: ResourceDef[] = [
       'binding',
       'eviction',
       'ephemeralcontainers',
+      'resize',
     ],
     fields: (o) => ({
       'spec.nodeName': str(at(o, 'spec', 'nodeName')),

@@ -328,7 +328,7 @@ export class Rest {
     causes.push(...strategy.validate(o, opts));
     if (causes.length) throw invalid(d.group, d.kind, name, causes);
     if (!old) validateOnCreate(d, ns, o, this.store);
-    else if (!sub) validateOnUpdate(d, ns, o, old.obj, this.store);
+    else validateOnUpdate(d, ns, o, old.obj, this.store, sub);
     if (old) {
       const oldMeta = old.obj.metadata as Obj;
       if (d.generation) {

@@ -1,6 +1,6 @@
 // The dev cluster's admission parts in-process: quota
-// scopes and scope selectors, the last slot of a quota taken by exactly one of many concurrent creates (and updates), pod
-// updates never charged, claims' storage quota, and
+// scopes and scope selectors, the last slot of a quota taken by exactly one of many concurrent creates (and updates), pods
+// charged on resize only, claims' storage quota, and
 // LimitRange bounds on claims and on a pod's sum.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -197,18 +197,22 @@ describe('quota and limit range admission in-process', { timeout: 120_000 }, () 
     );
   });
 
-  it('never charges a pod update: its resources cannot change (422 before admission), other updates pass at the limit', () => {
+  it("charges a pod's resize (pods/resize) with its growth; a plain update cannot change resources and is never charged", () => {
     create('resourcequotas', 'updates', {
       metadata: { name: 'cpu' },
-      spec: { hard: { 'requests.cpu': '800m' } },
+      spec: { hard: { 'requests.cpu': '1' } },
     });
     const d = defOf(dev, '', 'pods');
+    const withCpu = (cpu: string) => {
+      const p = structuredClone(dev.rest.get(d, 'updates', 'resized').obj);
+      ((p.spec as Obj).containers as Obj[])[0].resources = { requests: { cpu } };
+      return p;
+    };
+    const resize = (cpu: string) => dev.rest.update(d, 'updates', 'resized', withCpu(cpu), {}, 'resize');
     create('pods', 'updates', pod('resized', {}, { requests: { cpu: '400m' } }));
     create('pods', 'updates', pod('other', {}, { requests: { cpu: '400m' } }));
-    const grown = structuredClone(dev.rest.get(d, 'updates', 'resized').obj);
-    ((grown.spec as Obj).containers as Obj[])[0].resources = { requests: { cpu: '700m' } };
     assert.throws(
-      () => dev.rest.update(d, 'updates', 'resized', grown),
+      () => dev.rest.update(d, 'updates', 'resized', withCpu('500m')),
       (err: unknown) =>
         err instanceof StatusError &&
         err.code === 422 &&
@@ -216,7 +220,13 @@ describe('quota and limit range admission in-process', { timeout: 120_000 }, () 
           err.message,
         ),
     );
-    // A quota that requires memory, created after the pods: with the cpu quota full, updates still pass.
+    assert.match(
+      refusal(() => resize('700m')),
+      /^pods "resized" is forbidden: exceeded quota: cpu, requested: requests.cpu=300m, used: requests.cpu=800m, limited: requests.cpu=1$/,
+    );
+    resize('600m');
+    resize('100m');
+    // A quota that requires memory, created after the pods: updates pass, a resize must specify it.
     create('resourcequotas', 'updates', {
       metadata: { name: 'memory' },
       spec: { hard: { 'requests.memory': '1Gi' } },
@@ -224,9 +234,10 @@ describe('quota and limit range admission in-process', { timeout: 120_000 }, () 
     const relabelled = structuredClone(dev.rest.get(d, 'updates', 'other').obj);
     (relabelled.metadata as Obj).labels = { tier: 'web' };
     dev.rest.update(d, 'updates', 'other', relabelled);
-    const newImage = structuredClone(dev.rest.get(d, 'updates', 'resized').obj);
-    ((newImage.spec as Obj).containers as Obj[])[0].image = 'nginx:1.27';
-    dev.rest.update(d, 'updates', 'resized', newImage);
+    assert.match(
+      refusal(() => resize('200m')),
+      /failed quota: memory: must specify requests.memory for: app/,
+    );
   });
 
   it('bounds claims and the sum of a pod', () => {

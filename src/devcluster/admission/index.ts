@@ -40,13 +40,21 @@ export function validateOnCreate(d: ResourceDef, ns: string, o: Obj, store: Stor
 }
 
 /**
- * Validating admission of an update of the object itself (subresources are not checked, as in kube): a claim's
- * resize, then ResourceQuota.
+ * Validating admission of an update: of the object itself, a claim's resize, then ResourceQuota; of a subresource,
+ * only pods/resize, by ResourceQuota (as in kube).
  */
-export function validateOnUpdate(d: ResourceDef, ns: string, o: Obj, old: Obj, store: Store): void {
-  if (!d.namespaced || d.virtual) return;
+export function validateOnUpdate(
+  d: ResourceDef,
+  ns: string,
+  o: Obj,
+  old: Obj,
+  store: Store,
+  sub?: string,
+): void {
+  if (!d.namespaced || d.virtual || (sub !== undefined && sub !== 'resize')) return;
   const res = storageKey(d);
-  refuse(d, o, claimResizeRefusal(store, res, o, old) ?? quotaRefusal(store, res, ns, o, Date.now(), old));
+  const resize = sub === undefined ? claimResizeRefusal(store, res, o, old) : undefined;
+  refuse(d, o, resize ?? quotaRefusal(store, res, ns, o, Date.now(), { old, sub }));
 }
 
 function refuse(d: ResourceDef, o: Obj, why: string | undefined): void {

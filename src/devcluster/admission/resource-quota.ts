@@ -1,8 +1,8 @@
 // The ResourceQuota admission plugin: a create, or an update that charges more (a Service turned NodePort or
-// LoadBalancer, a claim resized), that would take any quota of its namespace past `spec.hard` is refused (403), as
-// are pods that leave cpu or memory unset while a quota tracks them. Usage is computed from the store at admission
-// time: the dev cluster is one process and a write is checked and stored in one synchronous step, so two writes can
-// never both take the last slot.
+// LoadBalancer, a claim or a pod resized), that would take any quota of its namespace past `spec.hard` is refused
+// (403), as are pods that leave cpu or memory unset while a quota tracks them. Usage is computed from the store at
+// admission time: the dev cluster is one process and a write is checked and stored in one synchronous step, so two
+// writes can never both take the last slot.
 import { formatQuantity, type Quantities, quantitiesOf, subtractQuantity, ZERO } from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
 import type { Obj, Store } from '../store.ts';
@@ -10,8 +10,8 @@ import { inScope } from './quota-scopes.ts';
 import { charges, computeUsage, hardOf, POD_COMPUTE_NAMES, quotaUsed, usageOf } from './quota-usage.ts';
 
 /**
- * Why the write is refused (the text after `<resource> "<name>" is forbidden: `), or undefined. `old` is the stored
- * object an update replaces: an update is charged the growth of its usage.
+ * Why the write is refused (the text after `<resource> "<name>" is forbidden: `), or undefined. An update gives the
+ * stored object it replaces (`old`) and the subresource it writes: it is charged the growth of its usage.
  */
 export function quotaRefusal(
   store: Store,
@@ -19,10 +19,11 @@ export function quotaRefusal(
   ns: string,
   o: Obj,
   now: number,
-  old?: Obj,
+  update?: { old: Obj; sub?: string },
 ): string | undefined {
   const quotas = store.list('/resourcequotas', ns);
-  if (quotas.length === 0 || (old && !checkedOnUpdate(res))) return undefined;
+  if (quotas.length === 0 || (update && !checkedOnUpdate(res, update.sub))) return undefined;
+  const old = update?.old;
   const delta = usageOf(res, o, now);
   if (old) subtractUsage(delta, usageOf(res, old, now));
   for (const [name, a] of delta) if (a.nano === 0n) delta.delete(name);
@@ -53,10 +54,11 @@ export function quotaRefusal(
 
 /**
  * Which updates kube's quota evaluators check: every update of a Service or a claim (its type, ports or size can
- * change). Not a pod's: a plain update cannot change its resources (kube changes them through pods/resize, which
- * the dev cluster does not serve). Object counts never change on update.
+ * change), and a pod's resize (pods/resize): a plain pod update cannot change its resources. Object counts never
+ * change on update.
  */
-const checkedOnUpdate = (res: string): boolean => res === '/services' || res === '/persistentvolumeclaims';
+const checkedOnUpdate = (res: string, sub: string | undefined): boolean =>
+  sub === 'resize' ? res === '/pods' : res === '/services' || res === '/persistentvolumeclaims';
 
 /** new - old per name, floored at 0, as kube bills an update. */
 function subtractUsage(usage: Quantities, prev: Quantities): void {

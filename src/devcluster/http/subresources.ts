@@ -1,6 +1,6 @@
-// Stage 4c: subresources: pods/log (the simulated containers' lines), pods/binding, pods/eviction, scale, status
-// and finalize, serviceaccounts/token. exec, attach and portforward answer 400: no process runs in the dev cluster.
-// The others (proxy, ...) answer 501.
+// Stage 4c: subresources: pods/log (the simulated containers' lines), pods/binding, pods/eviction, pods/resize, scale,
+// status and finalize, serviceaccounts/token. exec, attach and portforward answer 400: no process runs in the dev
+// cluster. The others (proxy, ...) answer 501.
 import { badRequest, methodNotAllowed, StatusError } from '../../k8s/status.ts';
 import { isObj } from '../meta.ts';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from '../patch/index.ts';
@@ -129,11 +129,11 @@ const scale: SubresourceHandler = async ({ rest }, r, ns, name) => {
   sendJson(r.res, 200, rest.setScale(d, ns, name, next, writeOptions(r.req, r.query)));
 };
 
-/** status and finalize: the object written through the subresource's rules (only its part changes). */
+/** status, resize and finalize: the object written through the subresource's rules (only its part changes). */
 const objectPart: SubresourceHandler = async ({ rest }, r, ns, name) => {
   const { d, method, query: q } = r;
   const sub = r.target.subresource;
-  if (method === 'GET' && sub === 'status') {
+  if (method === 'GET' && sub !== 'finalize') {
     sendObject(r.res, r.accept, q, 200, d, rest.get(d, ns, name));
     return;
   }
@@ -160,6 +160,7 @@ const HANDLERS: Record<string, SubresourceHandler> = {
   portforward: noProcess,
   scale,
   status: objectPart,
+  resize: objectPart,
   finalize: objectPart,
 };
 

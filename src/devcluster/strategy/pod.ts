@@ -1,11 +1,12 @@
 // Pods: scheduling defaults, the QoS class and a Pending status on create; containers need a name and an image.
 // The node is set once, through pods/binding (which records PodScheduled=True in the same write), never by an
 // update; a plain update changes only what kube's ValidatePodUpdate allows (pod-update.ts), after the same defaults
-// as a create. A running pod's delete is graceful: it is marked with a deletion time and its kubelet removes it.
+// as a create, and pods/resize only its containers' cpu and memory (pod-resize.ts). A running pod's delete is graceful: it is marked with a deletion time and its kubelet removes it.
 import { conflict, invalid, type StatusCause } from '../../k8s/status.ts';
 import { requestsFromLimits } from '../admission/index.ts';
 import { isObj, metaOf, nowSeconds } from '../meta.ts';
 import type { Obj } from '../store.ts';
+import { keepResizeOnly, validatePodResize } from './pod-resize.ts';
 import { defaultPodSpec, validatePodSpec } from './pod-spec.ts';
 import { validatePodUpdate } from './pod-update.ts';
 import { objAt, strategy } from './strategy.ts';
@@ -78,6 +79,7 @@ export const podStrategy = strategy({
       defaultTolerations(spec);
       return;
     }
+    if (sub === 'resize') return keepResizeOnly(o, old);
     if (sub !== 'binding') return;
     const oldSpec = old.spec as Obj;
     const name = String((old.metadata as Obj).name);
@@ -94,9 +96,11 @@ export const podStrategy = strategy({
     ];
   },
   finishUpdate(o, old, sub) {
-    if (sub !== undefined) return; // binding and status write their own part only
-    const spec = isObj(o.spec) ? o.spec : {};
-    const causes = validatePodUpdate(spec, isObj(old.spec) ? old.spec : {});
+    let causes: StatusCause[];
+    if (sub === undefined)
+      causes = validatePodUpdate(isObj(o.spec) ? o.spec : {}, isObj(old.spec) ? old.spec : {});
+    else if (sub === 'resize') causes = validatePodResize(o, old, qosClass(o.spec as Obj));
+    else return; // binding and status write their own part only
     if (causes.length > 0) throw invalid('', 'Pod', String((old.metadata as Obj).name), causes);
   },
   validate(o) {
