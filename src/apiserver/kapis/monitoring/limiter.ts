@@ -12,9 +12,11 @@ export class Limiter {
     try {
       return await task();
     } finally {
-      // The slot passes straight to the next waiter, so `running` never drops below the queue's need.
+      // The slot passes straight to the next waiter, so `running` never drops below the queue's need; it starts
+      // after the timers due now have fired, so a waiter whose deadline came with this task's (both timed out) is
+      // not sent only to be abandoned.
       const next = this.waiting.shift();
-      if (next) next();
+      if (next) setImmediate(next);
       else this.running--;
     }
   }
