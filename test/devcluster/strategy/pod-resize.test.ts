@@ -55,21 +55,12 @@ describe('pods/resize', { timeout: 120_000 }, () => {
     const k = (input: string | undefined, ...args: string[]) => kubectl.run([...args, '-n', NS], input);
     const body = pod('web', { requests: { cpu: '100m', memory: '64Mi' }, limits: { memory: '128Mi' } });
     assert.equal((await k(JSON.stringify(body), 'create', '-f', '-')).status, 0);
-    const resized = await k(
-      undefined,
-      'patch',
-      'pod',
-      'web',
-      '--subresource',
-      'resize',
-      '-p',
-      JSON.stringify({
-        metadata: { labels: { app: 'changed' } },
-        spec: {
-          containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '250m' } } }],
-        },
-      }),
-    );
+    const patchResize = (patch: Obj) =>
+      k(undefined, 'patch', 'pod', 'web', '--subresource', 'resize', '-p', JSON.stringify(patch));
+    const resized = await patchResize({
+      metadata: { labels: { app: 'changed' } },
+      spec: { containers: [{ name: 'app', image: 'nginx:1.27', resources: { requests: { cpu: '250m' } } }] },
+    });
     assert.equal(resized.status, 0, resized.stderr);
     const shown = await k(
       undefined,
@@ -80,16 +71,9 @@ describe('pods/resize', { timeout: 120_000 }, () => {
       'jsonpath={.spec.containers[0].resources.requests.cpu} {.spec.containers[0].image} {.metadata.labels.app}',
     );
     assert.equal(shown.stdout, '250m nginx:1.25 web');
-    const lowered = await k(
-      undefined,
-      'patch',
-      'pod',
-      'web',
-      '--subresource',
-      'resize',
-      '-p',
-      '{"spec":{"containers":[{"name":"app","resources":{"limits":{"memory":"96Mi"}}}]}}',
-    );
+    const lowered = await patchResize({
+      spec: { containers: [{ name: 'app', resources: { limits: { memory: '96Mi' } } }] },
+    });
     assert.match(
       lowered.stderr,
       /The Pod "web" is invalid: spec\.containers\[0\]\.resources\.limits\[memory\]: Forbidden: memory limits cannot be decreased unless resizePolicy is RestartContainer/,
