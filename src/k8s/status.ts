@@ -123,14 +123,19 @@ export const unsupportedMediaType = (contentType: string) =>
     `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf; got ${contentType || '(none)'}`,
   );
 
-/** 422 Invalid; `kind` is the object kind (e.g. `ConfigMap`), causes name the offending fields. */
-export const invalid = (group: string, kind: string, name: string, causes: StatusCause[]) =>
-  new StatusError(
+/**
+ * 422 Invalid; `kind` is the object kind (e.g. `ConfigMap`), causes name the offending fields. The message lists
+ * the causes as apimachinery's aggregate error prints them: one as it is, several without repeats in brackets.
+ */
+export const invalid = (group: string, kind: string, name: string, causes: StatusCause[]) => {
+  const errors = [...new Set(causes.map((c) => `${c.field ? `${c.field}: ` : ''}${c.message ?? ''}`))];
+  return new StatusError(
     422,
     'Invalid',
-    `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${causes.map((c) => `${c.field ? `${c.field}: ` : ''}${c.message ?? ''}`).join(', ')}`,
+    `${kind}${group ? `.${group}` : ''} "${name}" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`,
     { name, group: group || undefined, kind, causes },
   );
+};
 
 export const tooManyRequests = (message: string, retryAfterSeconds?: number) =>
   new StatusError(429, 'TooManyRequests', message, retryAfterSeconds ? { retryAfterSeconds } : undefined);

@@ -165,7 +165,7 @@ describe('claim updates and storage classes as kube-apiserver handles them', { t
     );
     assert.match(
       String(set('volumeMode', 'Block')),
-      /, volumeMode: Invalid value: "Block": field is immutable$/,
+      /, volumeMode: Invalid value: "Block": field is immutable\]$/,
     );
     // The beta annotation is immutable, but names the class a claim may then set in its spec.
     dev.rest.create(
@@ -213,7 +213,7 @@ describe('claim updates and storage classes as kube-apiserver handles them', { t
     };
     assert.equal(
       refusal(() => dev.rest.create(classes(), '', { metadata: { name: 'bare' }, reclaimPolicy: 'Recycle' })),
-      'StorageClass.storage.k8s.io "bare" is invalid: provisioner: Required value, reclaimPolicy: Unsupported value: "Recycle": supported values: "Delete", "Retain"',
+      'StorageClass.storage.k8s.io "bare" is invalid: [provisioner: Required value, reclaimPolicy: Unsupported value: "Recycle": supported values: "Delete", "Retain"]',
     );
     const sc = dev.rest.create(classes(), '', storageClass('plain', { parameters: { type: 'ssd' } })).obj;
     assert.deepEqual([sc.reclaimPolicy, sc.volumeBindingMode], ['Delete', 'Immediate']);
@@ -233,7 +233,7 @@ describe('claim updates and storage classes as kube-apiserver handles them', { t
           }),
         ),
       ),
-      'StorageClass.storage.k8s.io "plain" is invalid: parameters: Forbidden: updates to parameters are forbidden., provisioner: Forbidden: updates to provisioner are forbidden., reclaimPolicy: Forbidden: updates to reclaimPolicy are forbidden., volumeBindingMode: Invalid value: "WaitForFirstConsumer": field is immutable',
+      'StorageClass.storage.k8s.io "plain" is invalid: [parameters: Forbidden: updates to parameters are forbidden., provisioner: Forbidden: updates to provisioner are forbidden., reclaimPolicy: Forbidden: updates to reclaimPolicy are forbidden., volumeBindingMode: Invalid value: "WaitForFirstConsumer": field is immutable]',
     );
   });
 });

@@ -113,7 +113,7 @@ describe('pods/resize', { timeout: 120_000 }, () => {
     dev.rest.create(pods(), NS, pod('burstable', { requests: { cpu: '100m', 'ephemeral-storage': '1Gi' } }));
     assert.equal(
       resize('burstable', setResources({ requests: { cpu: '100m' } })),
-      'Pod "burstable" is invalid: spec.containers[0].resources.requests: Forbidden: resource requests cannot be removed, spec: Forbidden: only cpu and memory resources are mutable',
+      'Pod "burstable" is invalid: [spec.containers[0].resources.requests: Forbidden: resource requests cannot be removed, spec: Forbidden: only cpu and memory resources are mutable]',
     );
     assert.equal(
       resize('burstable', setResources({ requests: { cpu: '100m', 'ephemeral-storage': '2Gi' } })),
