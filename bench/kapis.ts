@@ -6,15 +6,21 @@
 // its 10k/100 ratio per page has the target <= 1.2 (pages come from sorted views and index key sets). Median of
 // BENCH_ROUNDS rounds, each query's runs interleaved; mean latency is printed beside it. Before each size is measured,
 // kapiserver is left to go idle (the dev cluster's simulated kubelets keep updating objects a while after seeding).
-// Memory: RSS of the kapiserver process at both sizes and the bytes per cached object it implies, and the heap cost
-// per entry of a sorted view, a key-function view and a name answer, measured in this process.
+// Events: kapiserver caches them from their first list on; the bench lists them before measuring each size, so the
+// pages are measured with every event cached (about 4.5 per pod). Memory: RSS of the kapiserver process at both
+// sizes before and after the events are cached and the bytes per cached object it implies, the heap bytes per cached
+// node, pod and event (the same informers, filled in this process), and the heap cost per entry of a sorted view, a
+// key-function view and a name answer, measured in this process. Each size also reports the watch events (nodes,
+// pods, events) the dev cluster sent while its pages were measured: informer work inside kapiserver's CPU figure.
 // kapiserver runs as its own process from the TypeScript sources (tsx transpiles each module once at load; the code
 // that runs per request is the same JavaScript as dist/), against a dev cluster in this process; autocannon runs in
 // its own process, so neither shares an event loop with what is measured.
 // Prints one JSON document and a one-line summary. Sizes: BENCH_NODES (10000), BENCH_PODS (20000),
 // BENCH_SECONDS (4) per run, BENCH_ROUNDS (3). BENCH_CPU_PROF=<dir>: kapiserver's CPU is profiled through its
 // inspector over the measured rounds of each size (kapis-<nodes>.cpuprofile; no warm-up, no full list), and the
-// main thread's garbage collector share of that CPU is printed per size (it grows with the heap).
+// main thread's garbage collector share of that CPU is printed per size (it grows with the heap). BENCH_TRACE_GC=1:
+// kapiserver runs with --trace-gc and each size reports the scavenges and mark-compacts (count, main-thread ms) of its
+// measured rounds. BENCH_NODE_FLAGS: further node flags for kapiserver (experiments, e.g. --max-semi-space-size=32).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -24,7 +30,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { request } from 'undici';
 import WebSocket from 'ws';
-import { ClusterConnection, type Entry } from '../src/apiserver/cluster/index.ts';
+import { ClusterCache, ClusterConnection, type Entry } from '../src/apiserver/cluster/index.ts';
 import { SortedView } from '../src/apiserver/cluster/sorted-view.ts';
 import { startTestDevCluster } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
@@ -39,9 +45,12 @@ const ROOT = resolve(import.meta.dirname, '..');
 const V3 = '/kapis/resources.kubesphere.io/v1alpha3';
 const NODES_PATH = `${V3}/nodes`;
 const PODS_PATH = `${V3}/namespaces/default/pods`;
+const EVENTS_PATH = `${V3}/events`;
 const PAGE_RATIO_TARGET = 1.2;
 const CONNECTIONS = 4;
 const CPU_PROF = process.env.BENCH_CPU_PROF && resolve(process.env.BENCH_CPU_PROF);
+const TRACE_GC = process.env.BENCH_TRACE_GC === '1';
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 /** The full list of 10,000 nodes takes about a second of CPU: long enough runs to complete several. */
 const FULL_LIST_SECONDS = Math.max(SECONDS, 12);
 /**
@@ -62,10 +71,41 @@ const PAGES: Record<string, string> = {
   podsNameFilter: `${PODS_PATH}?limit=10&name=bench-pod-1&sortBy=createTime`,
 };
 
+/** This process's garbage collector, to read a heap size without garbage in it. */
+function fullGc(): () => void {
+  v8.setFlagsFromString('--expose-gc');
+  return vm.runInNewContext('gc') as () => void;
+}
+
+/**
+ * Heap bytes per cached object by kind: the same informers kapiserver runs (entries and their namespace and label
+ * indexes; sorted views are `indexHeapBytesPerEntry`), filled from the dev cluster in this process, after a full GC.
+ */
+async function cacheBytesByKind(cluster: ClusterConnection) {
+  const gc = fullGc();
+  const cache = new ClusterCache(cluster, undefined, { pageSize: 5000 });
+  const out: Record<string, { objects: number; heapBytesPerObject: number }> = {};
+  try {
+    // The informer code's first run compiles it (heap too): done on namespaces, which are not reported.
+    await cache.informer({ group: '', version: 'v1', resource: 'namespaces' }).waitForSync(60_000);
+    for (const resource of ['nodes', 'pods', 'events']) {
+      gc();
+      const before = process.memoryUsage().heapUsed;
+      const inf = cache.informer({ group: '', version: 'v1', resource });
+      if (!(await inf.waitForSync(600_000))) throw new Error(`${resource} did not sync`);
+      gc();
+      const bytes = process.memoryUsage().heapUsed - before;
+      out[resource] = { objects: inf.size, heapBytesPerObject: Math.round(bytes / Math.max(1, inf.size)) };
+    }
+  } finally {
+    await cache.close();
+  }
+  return out;
+}
+
 /** Heap bytes per entry of the list indexes, over `n` entries shaped like cached ones. */
 function indexCost(n = 100_000): Record<string, number> {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc') as () => void;
+  const gc = fullGc();
   const obj = {
     metadata: { creationTimestamp: '2024-01-01T00:00:00Z' },
     status: { startTime: '2024-01-01T00:00:01Z' },
@@ -148,6 +188,85 @@ function gcShare(profile: CpuProfile): number {
   return Number((gc / Math.max(1, busy)).toFixed(3));
 }
 
+interface GcTotals {
+  scavenges: number;
+  scavengeMs: number;
+  markCompacts: number;
+  markCompactMs: number;
+}
+
+/** Totals of the GC lines of `--trace-gc` read from a process's stdout (`ms: Scavenge ... MB, 1.2 / 0.0 ms ...`). */
+function gcTracer(stdout: NodeJS.ReadableStream) {
+  const totals: GcTotals = { scavenges: 0, scavengeMs: 0, markCompacts: 0, markCompactMs: 0 };
+  let buffered = '';
+  stdout.setEncoding('utf8');
+  stdout.on('data', (chunk: string) => {
+    const lines = (buffered + chunk).split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /ms: (Scavenge|Mark-Compact)[^,]*, ([\d.]+) \/ [\d.]+ ms/.exec(line);
+      if (!m) continue;
+      if (m[1] === 'Scavenge') {
+        totals.scavenges++;
+        totals.scavengeMs += Number(m[2]);
+      } else {
+        totals.markCompacts++;
+        totals.markCompactMs += Number(m[2]);
+      }
+    }
+  });
+  return {
+    snapshot: (): GcTotals => ({ ...totals }),
+    since: (from: GcTotals): GcTotals => ({
+      scavenges: totals.scavenges - from.scavenges,
+      scavengeMs: Math.round(totals.scavengeMs - from.scavengeMs),
+      markCompacts: totals.markCompacts - from.markCompacts,
+      markCompactMs: Math.round(totals.markCompactMs - from.markCompactMs),
+    }),
+  };
+}
+
+/** The collections whose changes kapiserver's informers receive while pages are measured (it caches them all). */
+const WATCHED = ['/api/v1/nodes', '/api/v1/pods', '/api/v1/events'];
+
+/**
+ * Counts the watch events of `WATCHED` from now until `stop()`: the informer work kapiserver did beside the pages
+ * (the dev cluster's simulated kubelets keep writing), which its CPU per request includes.
+ */
+async function clusterWrites(cluster: ClusterConnection) {
+  const abort = new AbortController();
+  const counts: Record<string, number> = {};
+  const headers = { authorization: cluster.authorization() ?? '' };
+  const from = async (path: string) => {
+    const list = await request(`${cluster.server}${path}?limit=1`, {
+      dispatcher: cluster.dispatcher,
+      headers,
+    });
+    return ((await list.body.json()) as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+  };
+  const starts = await Promise.all(WATCHED.map(from));
+  // Not awaited: a watch's headers may come only with its first event; from the list's resourceVersion on, none is
+  // missed however late the watch starts.
+  const watches = WATCHED.map(async (path, i) => {
+    const name = path.split('/').pop() as string;
+    counts[name] = 0;
+    const res = await request(`${cluster.server}${path}?watch=true&resourceVersion=${starts[i]}`, {
+      dispatcher: cluster.dispatcher,
+      headers,
+      signal: abort.signal,
+      bodyTimeout: 0,
+    });
+    for await (const chunk of res.body) for (const b of chunk as Buffer) if (b === 10) counts[name]++;
+  });
+  return {
+    stop: async () => {
+      abort.abort();
+      await Promise.all(watches.map((w) => w.catch(() => undefined)));
+      return { ...counts };
+    },
+  };
+}
+
 /** Waits (up to 5 minutes) until kapiserver uses under 5% of a core over two seconds; returns that share. */
 async function quiet(pid: number): Promise<number> {
   const end = Date.now() + 300_000;
@@ -170,6 +289,8 @@ async function main() {
     process.execPath,
     [
       ...(CPU_PROF ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
+      ...(TRACE_GC ? ['--trace-gc'] : []),
+      ...NODE_FLAGS,
       '--import',
       'tsx',
       'src/main.ts',
@@ -189,9 +310,10 @@ async function main() {
     {
       cwd: ROOT,
       env: { ...process.env, KAPISERVER_ADMIN_PASSWORD: adminPassword },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      stdio: ['ignore', TRACE_GC ? 'pipe' : 'ignore', 'inherit'],
     },
   );
+  const gc = TRACE_GC && child.stdout ? gcTracer(child.stdout) : undefined;
   let profiler: Awaited<ReturnType<typeof inspectorProfiler>> | undefined;
   const cleanup = async () => {
     profiler?.close();
@@ -236,6 +358,16 @@ async function main() {
         },
       });
 
+    /** How many objects the dev cluster holds in a collection. */
+    const clusterCount = async (path: string) => {
+      const res = await request(`${cluster.server}${path}?limit=1`, {
+        dispatcher: cluster.dispatcher,
+        headers: { authorization: cluster.authorization() ?? '' },
+      });
+      const list = (await res.body.json()) as { items: unknown[]; metadata: { remainingItemCount?: number } };
+      return list.items.length + (list.metadata.remainingItemCount ?? 0);
+    };
+
     const pid = child.pid ?? 0;
     const existing = await total(NODES_PATH);
     /** One run of a query: kapiserver CPU ms per request, mean latency and bytes per answer. */
@@ -270,17 +402,35 @@ async function main() {
       const idleCpuShare = await quiet(pid);
       // Read before any request: the full list's garbage (megabytes per request) would count as cached objects.
       const rssMiBIdle = rssMiB(pid);
+      // Events are cached from their first list on (kapiserver starts that informer on demand); the pages are
+      // measured with them cached, the worst case for the heap. RSS is read again once that is idle.
+      const events = await clusterCount('/api/v1/events');
+      await waitFor(
+        `${events} events in kapiserver`,
+        async () => {
+          const res = await request(`${url}${EVENTS_PATH}?limit=1`, { headers: auth });
+          const body = (await res.body.json()) as { totalItems?: number };
+          return res.statusCode === 200 && (body.totalItems ?? 0) >= events;
+        },
+        600_000,
+      );
+      await quiet(pid);
+      const rssMiBWithEvents = rssMiB(pid);
       // A short unmeasured run of each query first: the first one measured would otherwise pay for the JIT.
       for (const path of Object.values(PAGES)) await run(path, CONNECTIONS, 1);
       const rounds: Record<string, Awaited<ReturnType<typeof run>>[]> = Object.fromEntries(
         Object.keys(PAGES).map((name) => [name, []]),
       );
+      const writes = await clusterWrites(cluster);
       await profiler?.start();
+      const gcBefore = gc?.snapshot();
       for (let i = 0; i < ROUNDS; i++) {
         for (const [name, path] of Object.entries(PAGES))
           rounds[name].push(await run(path, CONNECTIONS, SECONDS));
       }
+      const gcInMeasuredRounds = gcBefore && gc?.since(gcBefore);
       const profile = (await profiler?.stop()) as CpuProfile | undefined;
+      const clusterChangesInMeasuredRounds = await writes.stop();
       if (profile) writeFileSync(`${CPU_PROF}/kapis-${nodes}.cpuprofile`, JSON.stringify(profile));
       const pages = Object.fromEntries(
         Object.entries(rounds).map(([name, rs]) => {
@@ -301,8 +451,12 @@ async function main() {
         nodes,
         pods,
         idleCpuShare,
+        cachedEvents: events,
         rssMiBIdle,
+        rssMiBWithEvents,
         ...(profile ? { gcShareOfProfiledCpu: gcShare(profile) } : {}),
+        ...(gcInMeasuredRounds ? { gcInMeasuredRounds } : {}),
+        clusterChangesInMeasuredRounds,
         fullNodeList: await run(NODES_PATH, 2, FULL_LIST_SECONDS),
         pages,
       };
@@ -312,16 +466,21 @@ async function main() {
     await fill(0, Math.max(0, SMALL - existing), node);
     await fill(0, SMALL, pod);
     const small = await measure(SMALL, SMALL);
-    const rssSmall = small.rssMiBIdle;
     await fill(SMALL - existing, NODES - existing, node);
     await fill(SMALL, PODS, pod);
     const seedSeconds = (performance.now() - t0) / 1000;
     const large = await measure(NODES, PODS);
-    const rss = large.rssMiBIdle;
     const ratio = (k: string, f: 'cpuMsPerRequest' | 'meanMs') =>
       Number((large.pages[k][f] / Math.max(0.001, small.pages[k][f])).toFixed(2));
     const cpuRatios = Object.fromEntries(Object.keys(PAGES).map((k) => [k, ratio(k, 'cpuMsPerRequest')]));
-    const added = NODES - SMALL + PODS - SMALL;
+    // Objects added between the two measurements: nodes, pods and their events.
+    const added = NODES - SMALL + PODS - SMALL + large.cachedEvents - small.cachedEvents;
+    const rssGrowth = large.rssMiBWithEvents - small.rssMiBWithEvents;
+    // Measured last, and never at the cost of the figures above.
+    const byKind = await cacheBytesByKind(cluster).catch((err: unknown) => {
+      console.error(`heap per cached object not measured: ${err}`);
+      return undefined;
+    });
     const result = {
       benchmark: 'kapis lists',
       kapiserver: 'TypeScript sources under tsx, its own process',
@@ -333,9 +492,13 @@ async function main() {
       cpuPerRequestRatio10kTo100: cpuRatios,
       meanLatencyRatio10kTo100: Object.fromEntries(Object.keys(PAGES).map((k) => [k, ratio(k, 'meanMs')])),
       target: { cpuPerRequestRatio10kTo100: PAGE_RATIO_TARGET },
-      kapiserverRssMiB: { small: rssSmall, large: rss },
-      // RSS growth over the objects added between the two measurements (nodes and pods alike).
-      rssBytesPerCachedObject: Math.round(((rss - rssSmall) * 1024 * 1024) / added),
+      kapiserverRssMiB: {
+        small: { idle: small.rssMiBIdle, withEvents: small.rssMiBWithEvents },
+        large: { idle: large.rssMiBIdle, withEvents: large.rssMiBWithEvents },
+      },
+      // RSS growth over the objects added between the two measurements (nodes, pods and events alike).
+      rssBytesPerCachedObject: Math.round((rssGrowth * 1024 * 1024) / added),
+      cachedObjectsByKind: byKind,
       indexHeapBytesPerEntry: indexCost(),
       seedSeconds: Number(seedSeconds.toFixed(1)),
     };
@@ -346,7 +509,10 @@ async function main() {
     console.log(
       `kapis: limit=10 page CPU per request, ${NODES} nodes + ${PODS} pods / ${SMALL} + ${SMALL} (target <= ${PAGE_RATIO_TARGET}): ${ratios}; ` +
         `full node list ${small.fullNodeList.reqPerSec} req/s @${SMALL}, ${large.fullNodeList.reqPerSec} req/s @${NODES}; ` +
-        `RSS ${rssSmall} -> ${rss} MiB (~${result.rssBytesPerCachedObject} bytes per cached object; ` +
+        `RSS idle ${small.rssMiBIdle} -> ${large.rssMiBIdle} MiB, with events cached ${small.rssMiBWithEvents} -> ` +
+        `${large.rssMiBWithEvents} MiB (~${result.rssBytesPerCachedObject} bytes per cached object; heap per ` +
+        `node ${byKind?.nodes.heapBytesPerObject} B, pod ${byKind?.pods.heapBytesPerObject} B, event ` +
+        `${byKind?.events.heapBytesPerObject} B; ` +
         `sorted view ${result.indexHeapBytesPerEntry.sortedViewByField} B/entry, key view ${result.indexHeapBytesPerEntry.sortedViewByKeyFunction} B/entry)`,
     );
   } finally {
