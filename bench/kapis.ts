@@ -5,12 +5,13 @@
 // process's CPU time per request (from /proc), far less sensitive to neighbours on a shared machine than latency;
 // its 10k/100 ratio per page has the target <= 1.2 (pages come from sorted views and index key sets). Median of
 // BENCH_ROUNDS rounds, each query's runs interleaved; mean latency is printed beside it. Before each size is measured,
-// kapiserver is left to go idle (the dev cluster's simulated kubelets keep updating objects a while after seeding).
+// the dev cluster is left to settle (no node, pod or event change for 10 s: its simulated kubelets start the seeded
+// pods and record their events for minutes) and kapiserver to go idle.
 // Events: kapiserver caches them from their first list on; the bench lists them before measuring each size, so the
 // pages are measured with every event cached (about 4.5 per pod). Memory: RSS of the kapiserver process at both
 // sizes before and after the events are cached and the bytes per cached object it implies, the heap bytes per cached
-// node, pod and event (the same informers, filled in this process), and the heap cost per entry of a sorted view, a
-// key-function view and a name answer, measured in this process. Each size also reports the watch events (nodes,
+// node, pod and event (the same informers, filled in a process of their own: bench/_cache-cost.ts), and the heap cost
+// per entry of a sorted view, a key-function view and a name answer, measured in this process. Each size also reports the watch events (nodes,
 // pods, events) the dev cluster sent while its pages were measured: informer work inside kapiserver's CPU figure.
 // kapiserver runs as its own process from the TypeScript sources (tsx transpiles each module once at load; the code
 // that runs per request is the same JavaScript as dist/), against a dev cluster in this process; autocannon runs in
@@ -30,7 +31,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { request } from 'undici';
 import WebSocket from 'ws';
-import { ClusterCache, ClusterConnection, type Entry } from '../src/apiserver/cluster/index.ts';
+import { ClusterConnection, type Entry } from '../src/apiserver/cluster/index.ts';
 import { SortedView } from '../src/apiserver/cluster/sorted-view.ts';
 import { startTestDevCluster } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
@@ -77,30 +78,26 @@ function fullGc(): () => void {
   return vm.runInNewContext('gc') as () => void;
 }
 
-/**
- * Heap bytes per cached object by kind: the same informers kapiserver runs (entries and their namespace and label
- * indexes; sorted views are `indexHeapBytesPerEntry`), filled from the dev cluster in this process, after a full GC.
- */
-async function cacheBytesByKind(cluster: ClusterConnection) {
-  const gc = fullGc();
-  const cache = new ClusterCache(cluster, undefined, { pageSize: 5000 });
-  const out: Record<string, { objects: number; heapBytesPerObject: number }> = {};
-  try {
-    // The informer code's first run compiles it (heap too): done on namespaces, which are not reported.
-    await cache.informer({ group: '', version: 'v1', resource: 'namespaces' }).waitForSync(60_000);
-    for (const resource of ['nodes', 'pods', 'events']) {
-      gc();
-      const before = process.memoryUsage().heapUsed;
-      const inf = cache.informer({ group: '', version: 'v1', resource });
-      if (!(await inf.waitForSync(600_000))) throw new Error(`${resource} did not sync`);
-      gc();
-      const bytes = process.memoryUsage().heapUsed - before;
-      out[resource] = { objects: inf.size, heapBytesPerObject: Math.round(bytes / Math.max(1, inf.size)) };
-    }
-  } finally {
-    await cache.close();
-  }
-  return out;
+/** Heap bytes per cached object by kind (bench/_cache-cost.ts, in a process of its own). */
+async function cacheBytesByKind(kubeconfig: string) {
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', 'bench/_cache-cost.ts', kubeconfig],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => {
+    out += d;
+  });
+  const [code] = await once(child, 'close');
+  if (code !== 0) throw new Error(`bench/_cache-cost.ts exited ${code}`);
+  return JSON.parse(out) as Record<
+    'nodes' | 'pods' | 'events',
+    { objects: number; heapBytesPerObject: number }
+  >;
 }
 
 /** Heap bytes per entry of the list indexes, over `n` entries shaped like cached ones. */
@@ -259,12 +256,34 @@ async function clusterWrites(cluster: ClusterConnection) {
     for await (const chunk of res.body) for (const b of chunk as Buffer) if (b === 10) counts[name]++;
   });
   return {
+    /** Changes seen so far. */
+    total: () => Object.values(counts).reduce((a, b) => a + b, 0),
     stop: async () => {
       abort.abort();
       await Promise.all(watches.map((w) => w.catch(() => undefined)));
       return { ...counts };
     },
   };
+}
+
+/**
+ * Waits (up to 15 minutes) until the dev cluster sends no change of `WATCHED` for 10 s: its simulated kubelets keep
+ * starting pods and recording their events for minutes after seeding, and kapiserver's informers take that in while
+ * it lasts (work that is not a page's). Returns the seconds waited.
+ */
+async function settled(cluster: ClusterConnection): Promise<number> {
+  const writes = await clusterWrites(cluster);
+  const t0 = performance.now();
+  try {
+    let seen = -1;
+    while (writes.total() !== seen && performance.now() - t0 < 900_000) {
+      seen = writes.total();
+      await new Promise((r) => setTimeout(r, 10_000));
+    }
+  } finally {
+    await writes.stop();
+  }
+  return Math.round((performance.now() - t0) / 1000);
 }
 
 /** Waits (up to 5 minutes) until kapiserver uses under 5% of a core over two seconds; returns that share. */
@@ -399,6 +418,7 @@ async function main() {
         async () => (await total(`${PODS_PATH}?limit=1`)) >= pods,
         600_000,
       );
+      const settleSeconds = await settled(cluster);
       const idleCpuShare = await quiet(pid);
       // Read before any request: the full list's garbage (megabytes per request) would count as cached objects.
       const rssMiBIdle = rssMiB(pid);
@@ -450,6 +470,7 @@ async function main() {
       return {
         nodes,
         pods,
+        settleSeconds,
         idleCpuShare,
         cachedEvents: events,
         rssMiBIdle,
@@ -477,7 +498,7 @@ async function main() {
     const added = NODES - SMALL + PODS - SMALL + large.cachedEvents - small.cachedEvents;
     const rssGrowth = large.rssMiBWithEvents - small.rssMiBWithEvents;
     // Measured last, and never at the cost of the figures above.
-    const byKind = await cacheBytesByKind(cluster).catch((err: unknown) => {
+    const byKind = await cacheBytesByKind(dev.kubeconfigPath).catch((err: unknown) => {
       console.error(`heap per cached object not measured: ${err}`);
       return undefined;
     });
