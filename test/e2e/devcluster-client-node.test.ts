@@ -280,17 +280,18 @@ describe('client-node against the dev cluster', { timeout: 300_000 }, () => {
       await core.deleteNamespacedConfigMap({ name: 'inf', namespace: 'default' });
       await waitFor(() => events.includes('delete:inf'), 'delete event');
 
-      // In one tick (no bookmark can slip in): write a configmap and a secret the watch never delivers, compact
-      // the history past the informer's resourceVersion, and drop its watch. Its re-watch gets a 410 Expired,
-      // it re-lists, and so it learns about the configmap written meanwhile.
+      // In one tick (no bookmark can slip in): drop the informer's watch, then write a configmap and a secret it
+      // therefore never delivers, and compact the history past the informer's resourceVersion. Its re-watch gets a
+      // 410 Expired, it re-lists, and so it learns about the configmap written meanwhile. (Ending the watch after
+      // the writes would let the watch deliver them first: the writes reach its socket synchronously.)
       const listsBefore = lists;
       const cmDef = dev.rest.registry.find('', 'v1', 'configmaps');
       const secretDef = dev.rest.registry.find('', 'v1', 'secrets');
       assert.ok(cmDef && secretDef);
+      dev.endWatches();
       dev.rest.create(cmDef, 'default', { metadata: { name: 'after-410' } });
       dev.rest.create(secretDef, 'default', { metadata: { name: 'bump' } });
       dev.store.compact(dev.store.currentRv);
-      dev.endWatches();
       await waitFor(
         () => informer.list().some((o) => o.metadata?.name === 'after-410'),
         'the informer to re-list after 410',
