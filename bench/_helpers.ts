@@ -1,9 +1,38 @@
 // Pieces several benchmarks share: autocannon as its own process, kapiserver as its own process (run as `npm start`
 // runs it), CPU time from /proc, free ports, polling, medians and the bench node shape. (run-bench.mjs skips files starting with `_`: this is not a benchmark.)
-import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+
+const ownedChildren = new Set<ChildProcess>();
+let reaping = false;
+
+/**
+ * The child ends with the bench: on its exit and on SIGINT/SIGTERM (without this, a bench stopped by a signal left
+ * its kapiserver running).
+ */
+export function ownChild<T extends ChildProcess>(child: T): T {
+  if (!reaping) {
+    reaping = true;
+    const endAll = () => {
+      for (const c of ownedChildren) c.kill('SIGTERM');
+    };
+    process.once('exit', endAll);
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
+      process.once(signal, () => {
+        endAll();
+        process.exit(code);
+      });
+    }
+  }
+  ownedChildren.add(child);
+  child.once('exit', () => ownedChildren.delete(child));
+  return child;
+}
 
 const AUTOCANNON = resolve(import.meta.dirname, '..', 'node_modules', 'autocannon', 'autocannon.js');
 
@@ -39,9 +68,11 @@ export function autocannon(opts: LoadOptions): Promise<Load> {
   if (opts.body !== undefined) args.push('-b', opts.body);
   args.push(opts.url);
   return new Promise((res, rej) => {
-    const child = spawn(process.execPath, args, {
-      env: opts.caFile ? { ...process.env, NODE_EXTRA_CA_CERTS: opts.caFile } : process.env,
-    });
+    const child = ownChild(
+      spawn(process.execPath, args, {
+        env: opts.caFile ? { ...process.env, NODE_EXTRA_CA_CERTS: opts.caFile } : process.env,
+      }),
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => {
@@ -198,10 +229,12 @@ export function spawnKapiserver(opts: KapiserverSpawn): {
   listening: Promise<{ port: number; securePort?: number }>;
 } {
   const profile = opts.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.profileDir}`] : [];
-  const child = spawn(process.execPath, [...profile, ...opts.node, ...opts.flags], {
-    cwd: opts.cwd,
-    env: { ...process.env, ...opts.env },
-  });
+  const child = ownChild(
+    spawn(process.execPath, [...profile, ...opts.node, ...opts.flags], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...opts.env },
+    }),
+  );
   const listening = new Promise<{ port: number; securePort?: number }>((res, rej) => {
     let out = '';
     const onData = (d: Buffer) => {

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { Agent, request } from 'undici';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
+import { ownChild } from './_helpers.ts';
 
 const NODES = Number(process.env.BENCH_NODES ?? 1_000);
 const PODS = Number(process.env.BENCH_PODS ?? 20_000);
@@ -58,7 +59,7 @@ function spawnUntil(
   ready: RegExp,
 ): Promise<{ child: ChildProcess; ms: number; cpu: number; match: RegExpExecArray }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = ownChild(spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
   let out = '';
   return new Promise((res, rej) => {
     const onData = (d: Buffer) => {

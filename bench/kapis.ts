@@ -35,7 +35,17 @@ import { ClusterConnection, type Entry } from '../src/apiserver/cluster/index.ts
 import { SortedView } from '../src/apiserver/cluster/sorted-view.ts';
 import { startTestDevCluster } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
-import { autocannon, benchNode, cpuSeconds, fill, freePort, median, rssMiB, waitFor } from './_helpers.ts';
+import {
+  autocannon,
+  benchNode,
+  cpuSeconds,
+  fill,
+  freePort,
+  median,
+  ownChild,
+  rssMiB,
+  waitFor,
+} from './_helpers.ts';
 
 const NODES = Number(process.env.BENCH_NODES ?? 10_000);
 const PODS = Number(process.env.BENCH_PODS ?? 20_000);
@@ -80,13 +90,11 @@ function fullGc(): () => void {
 
 /** Heap bytes per cached object by kind (bench/_cache-cost.ts, in a process of its own). */
 async function cacheBytesByKind(kubeconfig: string) {
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', 'bench/_cache-cost.ts', kubeconfig],
-    {
+  const child = ownChild(
+    spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/_cache-cost.ts', kubeconfig], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'inherit'],
-    },
+    }),
   );
   let out = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -304,33 +312,35 @@ async function main() {
   const port = await freePort();
   const inspectPort = CPU_PROF ? await freePort() : 0;
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      ...(CPU_PROF ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
-      ...(TRACE_GC ? ['--trace-gc'] : []),
-      ...NODE_FLAGS,
-      '--import',
-      'tsx',
-      'src/main.ts',
-      '--kubeconfig',
-      dev.kubeconfigPath,
-      '--bind-address',
-      '127.0.0.1',
-      '--port',
-      String(port),
-      '--secure-port',
-      String(await freePort()),
-      '--data-dir',
-      `${dev.dataDir}/kapiserver`,
-      '--log-level',
-      'warn',
-    ],
-    {
-      cwd: ROOT,
-      env: { ...process.env, KAPISERVER_ADMIN_PASSWORD: adminPassword },
-      stdio: ['ignore', TRACE_GC ? 'pipe' : 'ignore', 'inherit'],
-    },
+  const child: ChildProcess = ownChild(
+    spawn(
+      process.execPath,
+      [
+        ...(CPU_PROF ? [`--inspect=127.0.0.1:${inspectPort}`] : []),
+        ...(TRACE_GC ? ['--trace-gc'] : []),
+        ...NODE_FLAGS,
+        '--import',
+        'tsx',
+        'src/main.ts',
+        '--kubeconfig',
+        dev.kubeconfigPath,
+        '--bind-address',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--secure-port',
+        String(await freePort()),
+        '--data-dir',
+        `${dev.dataDir}/kapiserver`,
+        '--log-level',
+        'warn',
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, KAPISERVER_ADMIN_PASSWORD: adminPassword },
+        stdio: ['ignore', TRACE_GC ? 'pipe' : 'ignore', 'inherit'],
+      },
+    ),
   );
   const gc = TRACE_GC && child.stdout ? gcTracer(child.stdout) : undefined;
   let profiler: Awaited<ReturnType<typeof inspectorProfiler>> | undefined;

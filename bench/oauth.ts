@@ -25,7 +25,7 @@ import { Agent, request } from 'undici';
 import { BCRYPT_COST } from '../src/apiserver/iam/password.ts';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
-import { autocannon, cpuSeconds, median, productionCommand, spawnKapiserver } from './_helpers.ts';
+import { autocannon, cpuSeconds, median, ownChild, productionCommand, spawnKapiserver } from './_helpers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CORES = availableParallelism();
@@ -73,7 +73,7 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 async function startBareServer(): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
   const code =
     "require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log(this.address().port) })";
-  const child = spawn(process.execPath, ['-e', code]);
+  const child = ownChild(spawn(process.execPath, ['-e', code]));
   const port = await new Promise<string>((res, rej) => {
     child.stdout.once('data', (d: Buffer) => res(d.toString().trim()));
     child.once('exit', (c) => rej(new Error(`bare server exited (${c})`)));
