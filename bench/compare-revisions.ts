@@ -31,6 +31,7 @@ import {
   fill,
   type Load,
   median,
+  ownChild,
   productionCommand,
   run,
   spawnKapiserver,
@@ -128,6 +129,7 @@ async function stop(
 async function startServer(label: string, c: Checkout, dataDir: string): Promise<Server> {
   const { node, described } = productionCommand(c.dir);
   const dev = await startDevClusterProcess(join(dataDir, 'cluster'));
+  ownChild(dev.child);
   let child: ChildProcessWithoutNullStreams | undefined;
   try {
     await seedNodes(dev);

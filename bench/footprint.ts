@@ -221,6 +221,7 @@ async function main() {
   if (build.status !== 0) throw new Error('build failed');
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-footprint-'));
   const dev = await startDevClusterProcess(join(dataDir, 'cluster'));
+  ownChild(dev.child);
   const children: ChildProcess[] = [];
   try {
     const hello = await spawnUntil(['-e', HELLO_WORLD], /hello listening/);

@@ -101,6 +101,7 @@ async function main() {
   const dev = await startDevClusterProcess(join(dataDir, 'cluster'), {
     nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF, 'devcluster')}`] : [],
   });
+  ownChild(dev.child);
   const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
   const command =
     SERVER === 'tsx'

@@ -33,6 +33,7 @@ import {
   type Load,
   median,
   medianOf,
+  ownChild,
   productionCommand,
   spawnKapiserver,
 } from './_helpers.ts';
@@ -182,6 +183,7 @@ function watch(url: string, token: string, ca: string, arrivals: Map<string, num
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-proxy-'));
   const dev = await startDevClusterProcess(dataDir);
+  ownChild(dev.child);
   // Same data dir: kapiserver's serving certificate comes from the dev cluster's local CA, one CA file for both.
   const { node, described } = productionCommand(KAPISERVER_DIR);
   const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;

@@ -18,7 +18,7 @@ import { ensureLocalPki } from '../src/pki/index.ts';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
 import { redisUnavailableReason, startRedis } from '../test/helpers/redis-server.ts';
-import { autocannon, freePort, type Load, median, medianOf, rssMiB } from './_helpers.ts';
+import { autocannon, freePort, type Load, median, medianOf, ownChild, rssMiB } from './_helpers.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -85,6 +85,7 @@ async function runPrimary(): Promise<void> {
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-workers-'));
   const dev = await startDevClusterProcess(dataDir);
+  ownChild(dev.child);
   const redis = await startRedis();
   await ensureLocalPki(dataDir); // before the workers, so none of them races to create it
   const caFile = join(dataDir, 'bench-ca.pem');
