@@ -36,6 +36,8 @@ const result = spawnSync(
   [
     '--import',
     'tsx',
+    '--import',
+    './scripts/test-stdout-blocking.mjs',
     '--test',
     '--test-reporter=spec',
     '--test-concurrency=2',
