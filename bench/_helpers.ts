@@ -108,8 +108,21 @@ export function autocannon(opts: LoadOptions): Promise<Load> {
 
 /** CPU seconds (user + system) of a process, and of its exited, waited-for children; undefined without /proc. */
 export function cpuSeconds(pid: number | 'self'): { self: number; children: number } | undefined {
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/**
+ * CPU seconds (user + system) of a process's main thread (its tid is the pid); the process's other threads (thread
+ * pool, V8's GC helpers) are `cpuSeconds(pid).self` minus this.
+ */
+export function mainThreadCpuSeconds(pid: number | 'self'): number | undefined {
+  const id = pid === 'self' ? process.pid : pid;
+  return statCpuSeconds(`/proc/${id}/task/${id}/stat`)?.self;
+}
+
+function statCpuSeconds(path: string): { self: number; children: number } | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(path, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = 100; // USER_HZ on Linux
     return {

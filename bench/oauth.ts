@@ -6,11 +6,14 @@
 //    next to that of a bare node:http server probed the same way at the same time: the latency the machine itself
 //    adds (a shared, oversubscribed machine delays every process, however idle its event loop);
 //  - CPU per login of the kapiserver process and of its dev cluster (from /proc: moved far less by other load on a
-//    shared machine than throughput), next to the CPU of one bare bcrypt compare;
+//    shared machine than throughput), next to the CPU of one bare bcrypt compare; each split into its main thread
+//    (the event loop) and its other threads (kapiserver's: the bcrypt thread pool and V8's GC helpers), and this
+//    process's main thread (the HTTP client and the /healthz probes) per login;
 //  - authenticated requests/s on a trivial endpoint (GET /oauth/userinfo: JWT verify + token store + user cache).
 // kapiserver runs as its own process as `npm start` runs it (its entry sizes the thread pool): `node dist/main.js`
-// after `npm run build`, or the TypeScript sources under tsx with BENCH_SERVER=tsx; the dev cluster is its own
-// process too. The bare compares run in this process, its thread pool sized by the same module.
+// after `npm run build`, or the TypeScript sources under tsx with BENCH_SERVER=tsx; BENCH_KAPISERVER_DIR=<checkout>
+// runs another checkout's (e.g. a worktree of an earlier revision, for before/after figures from one bench); the dev
+// cluster is its own process too. The bare compares run in this process, its thread pool sized by the same module.
 // BENCH_CPU_PROF=<dir>: kapiserver and the dev cluster run with --cpu-prof and write their profiles there on exit
 // (the dev cluster's in <dir>/devcluster; its main thread's is the larger file: tsx's loader thread writes one too).
 // Prints one JSON document and a one-line summary.
@@ -25,9 +28,17 @@ import { Agent, request } from 'undici';
 import { BCRYPT_COST } from '../src/apiserver/iam/password.ts';
 import { startDevClusterProcess } from '../test/helpers/devcluster.ts';
 import { login } from '../test/helpers/oauth.ts';
-import { autocannon, cpuSeconds, median, ownChild, productionCommand, spawnKapiserver } from './_helpers.ts';
+import {
+  autocannon,
+  cpuSeconds,
+  mainThreadCpuSeconds,
+  median,
+  ownChild,
+  productionCommand,
+  spawnKapiserver,
+} from './_helpers.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
+const ROOT = resolve(process.env.BENCH_KAPISERVER_DIR ?? resolve(import.meta.dirname, '..'));
 const CORES = availableParallelism();
 const CONCURRENCIES = [CORES * 2, CORES * 4];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -88,7 +99,10 @@ interface Round {
   /** CPU per compare of this process (bcrypt threads). */
   bcryptCpuUs: number;
   kapiserverCpuUs: number;
+  kapiserverMainCpuUs: number;
   devclusterCpuUs: number;
+  devclusterMainCpuUs: number;
+  clientMainCpuUs: number;
   failures: number;
 }
 
@@ -126,6 +140,14 @@ async function main() {
     const url = `http://127.0.0.1:${(await server.listening).port}`;
     await login({ url, adminPassword });
     const pids = [server.child.pid ?? 0, dev.child.pid ?? 0];
+    /** CPU seconds: kapiserver's process and main thread, the dev cluster's, this process's main thread. */
+    const cpuSample = () => [
+      ...pids.flatMap((pid) => [
+        cpuSeconds(pid)?.self ?? Number.NaN,
+        mainThreadCpuSeconds(pid) ?? Number.NaN,
+      ]),
+      mainThreadCpuSeconds('self') ?? Number.NaN,
+    ];
     const form = new URLSearchParams({
       grant_type: 'password',
       username: 'admin',
@@ -154,7 +176,7 @@ async function main() {
       };
       const probers = [probe(`${url}/healthz`, health), probe(`${bare.url}/healthz`, bareHealth)];
       let failures = 0;
-      const cpu0 = pids.map((pid) => cpuSeconds(pid)?.self ?? Number.NaN);
+      const cpu0 = cpuSample();
       const seconds = await pool(PER_PHASE, concurrency, async () => {
         const r = await request(`${url}/oauth/token`, {
           method: 'POST',
@@ -165,15 +187,16 @@ async function main() {
         await r.body.text();
         if (r.statusCode !== 200) failures++;
       });
-      const cpuUs = pids.map(
-        (pid, i) => (((cpuSeconds(pid)?.self ?? Number.NaN) - cpu0[i]) * 1e6) / PER_PHASE,
-      );
+      const cpuUs = cpuSample().map((x, i) => ((x - cpu0[i]) * 1e6) / PER_PHASE);
       storming = false;
       await Promise.all(probers);
       return {
         perSecond: PER_PHASE / seconds,
         kapiserverCpuUs: cpuUs[0],
-        devclusterCpuUs: cpuUs[1],
+        kapiserverMainCpuUs: cpuUs[1],
+        devclusterCpuUs: cpuUs[2],
+        devclusterMainCpuUs: cpuUs[3],
+        clientMainCpuUs: cpuUs[4],
         failures,
       };
     };
@@ -194,7 +217,10 @@ async function main() {
           ratio: l.perSecond / b.perSecond,
           bcryptCpuUs: b.cpuUs,
           kapiserverCpuUs: l.kapiserverCpuUs,
+          kapiserverMainCpuUs: l.kapiserverMainCpuUs,
           devclusterCpuUs: l.devclusterCpuUs,
+          devclusterMainCpuUs: l.devclusterMainCpuUs,
+          clientMainCpuUs: l.clientMainCpuUs,
           failures: l.failures,
         });
       }
@@ -203,6 +229,11 @@ async function main() {
       const ratios = rounds.map((x) => x.ratio);
       const bcryptCpu = median(rounds.map((x) => x.bcryptCpuUs));
       const kapiCpu = median(rounds.map((x) => x.kapiserverCpuUs));
+      const us = (pick: (x: Round) => number) => Math.round(median(rounds.map(pick)));
+      const spread = (pick: (x: Round) => number) => {
+        const xs = rounds.map(pick);
+        return [Math.round(Math.min(...xs)), Math.round(Math.max(...xs))];
+      };
       byConcurrency.push({
         concurrency,
         loginToBcryptRatio: round2(median(ratios)),
@@ -212,11 +243,23 @@ async function main() {
         loginFailures: rounds.reduce((n, x) => n + x.failures, 0),
         // kapiserver's CPU per login (event loop and bcrypt threads), the part that is not one bcrypt compare,
         // and the dev cluster's (the LoginRecord write and its watchers).
+        // Per thread: the main threads' (event loops') and the other threads' (kapiserver's: bcrypt and GC; the dev
+        // cluster's: GC), each a median over rounds with its [min, max].
         cpuUsPerLogin: {
           kapiserver: Math.round(kapiCpu),
           bcryptCompare: Math.round(bcryptCpu),
           kapiserverBesidesBcrypt: Math.round(kapiCpu - bcryptCpu),
-          devcluster: Math.round(median(rounds.map((x) => x.devclusterCpuUs))),
+          devcluster: us((x) => x.devclusterCpuUs),
+          byThread: {
+            kapiserverMain: us((x) => x.kapiserverMainCpuUs),
+            kapiserverMainSpread: spread((x) => x.kapiserverMainCpuUs),
+            kapiserverOthers: us((x) => x.kapiserverCpuUs - x.kapiserverMainCpuUs),
+            kapiserverOthersBesidesBcrypt: us((x) => x.kapiserverCpuUs - x.kapiserverMainCpuUs - bcryptCpu),
+            devclusterMain: us((x) => x.devclusterMainCpuUs),
+            devclusterMainSpread: spread((x) => x.devclusterMainCpuUs),
+            devclusterOthers: us((x) => x.devclusterCpuUs - x.devclusterMainCpuUs),
+            benchClientMain: us((x) => x.clientMainCpuUs),
+          },
         },
         healthzDuringLogins: {
           samples: health.length,
@@ -265,7 +308,9 @@ async function main() {
       (c) =>
         `c=${c.concurrency}: ratio ${c.loginToBcryptRatio} [${c.ratioSpread.join('-')}] (target >= ${TARGET.loginToBcryptRatio}), ` +
         `/healthz p99 ${c.healthzDuringLogins.p99ms} ms (target < ${TARGET.healthzP99Ms}; bare server ${c.healthzDuringLogins.bareServerP99ms} ms), ` +
-        `CPU/login ${c.cpuUsPerLogin.kapiserver} us (bcrypt ${c.cpuUsPerLogin.bcryptCompare} us) + dev cluster ${c.cpuUsPerLogin.devcluster} us`,
+        `CPU/login ${c.cpuUsPerLogin.kapiserver} us (bcrypt ${c.cpuUsPerLogin.bcryptCompare} us; main thread ` +
+        `${c.cpuUsPerLogin.byThread.kapiserverMain} us, others besides bcrypt ${c.cpuUsPerLogin.byThread.kapiserverOthersBesidesBcrypt} us) ` +
+        `+ dev cluster ${c.cpuUsPerLogin.devcluster} us (main ${c.cpuUsPerLogin.byThread.devclusterMain} us) + client ${c.cpuUsPerLogin.byThread.benchClientMain} us`,
     );
     console.log(
       `oauth (${SERVER}): ${parts.join('; ')}; ${result.authenticatedRequests.requestsPerSecond} authenticated req/s; thread pool ${result.threadPoolSize}`,
