@@ -5,7 +5,6 @@
 // they back off and retry, and a record that keeps failing is dropped. The queue is bounded: past it, new records
 // are dropped. Every outcome is counted (kapiserver_login_records_total), so a login never waits on the cluster and
 // memory never grows with an outage.
-import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { KubeError } from '../cluster/index.ts';
 import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
@@ -26,7 +25,7 @@ export interface LoginAttempt {
 
 /** Where records are written: the orchestrator's REST client (KubeRest). */
 export interface RecordWriter {
-  create(path: string, obj: unknown): Promise<unknown>;
+  createUnread(path: string, obj: unknown): Promise<void>;
 }
 
 export interface RecorderLimits {
@@ -63,13 +62,10 @@ interface QueuedRecord {
   tries: number;
 }
 
-const LOWER = 'abcdefghijklmnopqrstuvwxyz0123456789';
-
-function suffix(): string {
-  return [...randomBytes(5)].map((b) => LOWER[b % LOWER.length]).join('');
-}
-
-/** A refusal that a retry cannot change (invalid object, forbidden); a name collision (409) is retried. */
+/**
+ * A refusal that a retry cannot change (invalid object, forbidden); a name collision (409, or the ServerTimeout a
+ * kube-apiserver answers when a generated name was taken) is retried.
+ */
 function isPermanent(err: unknown): boolean {
   return (
     err instanceof KubeError && err.code >= 400 && err.code < 500 && err.code !== 409 && err.code !== 429
@@ -179,7 +175,7 @@ export class LoginRecorder {
   private async write(r: QueuedRecord): Promise<void> {
     r.tries++;
     try {
-      await this.rest.create(LOGIN_RECORDS_PATH, loginRecord(r));
+      await this.rest.createUnread(LOGIN_RECORDS_PATH, loginRecord(r));
     } catch (err) {
       const message = (err as Error).message;
       if (isPermanent(err) || r.tries >= this.limits.maxAttempts) {
@@ -237,8 +233,8 @@ function loginRecord(r: QueuedRecord) {
     apiVersion: `${IAM_GROUP}/${IAM_VERSION}`,
     kind: 'LoginRecord',
     metadata: {
-      // A fresh name per try: a collision (409) is retried under another.
-      name: `${name}-${suffix()}`,
+      // Named by the cluster, as KubeSphere's are (<user>-<5 random characters>): a fresh name per try.
+      generateName: `${name}-`,
       labels: { [USER_REF_LABEL]: name },
       ownerReferences: uid
         ? [{ apiVersion: `${IAM_GROUP}/${IAM_VERSION}`, kind: 'User', name, uid }]
