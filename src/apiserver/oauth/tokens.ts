@@ -41,7 +41,6 @@ export class TokenService {
       user.metadata.annotations?.[UNINITIALIZED_ANNOTATION] === 'true'
         ? { [UNINITIALIZED_ANNOTATION]: ['true'] }
         : undefined;
-    if (!this.options().multipleLogin) await this.store.revokeAll(username);
     const binding = { uid: user.metadata.uid, cred: credentialGeneration(user) };
     const access = await this.issuer.issue({
       username,
@@ -56,11 +55,16 @@ export class TokenService {
       ttlMs: refreshMs,
       ...binding,
     });
-    // Both recorded before either is answered; sent together (one round trip to Redis, not two in a row).
-    await Promise.all([
-      this.store.add(username, access.token, accessMs),
-      this.store.add(username, refresh.token, refreshMs),
-    ]);
+    // Both recorded before either is answered, in one step (one SQLite transaction, one Redis script), which with
+    // multipleLogin false also revokes every older token of the user.
+    await this.store.addTokens(
+      username,
+      [
+        { token: access.token, ttlMs: accessMs },
+        { token: refresh.token, ttlMs: refreshMs },
+      ],
+      !this.options().multipleLogin,
+    );
     return {
       access_token: access.token,
       token_type: 'Bearer',

@@ -74,6 +74,32 @@ export function tokenStoreConformance(
     assert.equal(await s.isActive(other, c), true);
   });
 
+  storeTest(
+    'addTokens records several tokens at once, each with its lifetime; revokeOthers replaces the rest',
+    async (s, clock) => {
+      const [u, other] = [user(), user()];
+      const [older, access, refresh, forever, theirs] = [tok(), tok(), tok(), tok(), tok()];
+      await s.add(u, older, 60_000);
+      await s.add(other, theirs, 60_000);
+      await s.addTokens(u, [
+        { token: access, ttlMs: 1000 },
+        { token: refresh, ttlMs: 5000 },
+      ]);
+      assert.equal(await s.isActive(u, older), true, 'without revokeOthers, older tokens stay');
+      assert.equal(await s.isActive(u, access), true);
+      clock.advance(1300);
+      assert.equal(await s.isActive(u, access), false);
+      assert.equal(await s.isActive(u, refresh), true);
+      await s.addTokens(u, [{ token: forever, ttlMs: 0 }], true);
+      assert.equal(await s.isActive(u, older), false);
+      assert.equal(await s.isActive(u, refresh), false);
+      assert.equal(await s.isActive(u, forever), true);
+      assert.equal(await s.isActive(other, theirs), true, "another user's tokens stay");
+      clock.advance(10_000);
+      assert.equal(await s.isActive(u, forever), true);
+    },
+  );
+
   storeTest('consume succeeds exactly once, even when raced', async (s) => {
     const u = user();
     const t = tok();

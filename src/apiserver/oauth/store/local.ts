@@ -5,7 +5,14 @@
 // through): this process is the file's only writer, so the copy is always exact and reads never touch SQLite.
 import Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../clock.ts';
-import { activeTokenKey, recordKey, SOLE_TOKEN_RECORD, type TokenStore, tokenKey } from './types.ts';
+import {
+  activeTokenKey,
+  type IssuedToken,
+  recordKey,
+  SOLE_TOKEN_RECORD,
+  type TokenStore,
+  tokenKey,
+} from './types.ts';
 
 const SWEEP_INTERVAL_MS = 60_000;
 /** Failure rows idle this long are dropped; no configured window is longer. */
@@ -15,6 +22,8 @@ export class LocalTokenStore implements TokenStore {
   readonly kind = 'local' as const;
   private readonly db: Database.Database;
   private readonly stmts;
+  /** One transaction: the user's other tokens revoked (when asked), then each [digest, expiry] added. */
+  private readonly addAll: (user: string, entries: [string, number][], revokeOthers: boolean) => void;
   private readonly timer: NodeJS.Timeout;
   /** user -> token digest -> expiry (epoch ms; Infinity = until revoked). */
   private readonly active = new Map<string, Map<string, number>>();
@@ -59,6 +68,10 @@ export class LocalTokenStore implements TokenStore {
       takeRecord: db.prepare('DELETE FROM records WHERE key = ? RETURNING value, expires'),
       sweepRecords: db.prepare('DELETE FROM records WHERE expires <= ?'),
     };
+    this.addAll = db.transaction((user: string, entries: [string, number][], revokeOthers: boolean) => {
+      if (revokeOthers) this.stmts.revokeAll.run(user);
+      for (const [key, expires] of entries) this.stmts.add.run(user, key, expires);
+    });
     for (const row of this.stmts.load.all(this.clock.now()) as {
       user: string;
       key: string;
@@ -70,12 +83,21 @@ export class LocalTokenStore implements TokenStore {
     this.timer.unref();
   }
 
-  async add(username: string, token: string, ttlMs: number): Promise<void> {
-    const key = tokenKey(token);
+  add(username: string, token: string, ttlMs: number): Promise<void> {
+    return this.addTokens(username, [{ token, ttlMs }]);
+  }
+
+  async addTokens(username: string, tokens: readonly IssuedToken[], revokeOthers = false): Promise<void> {
+    const now = this.clock.now();
     // SQLite REAL holds Infinity: "until revoked".
-    const expires = ttlMs > 0 ? this.clock.now() + ttlMs : Number.POSITIVE_INFINITY;
-    this.stmts.add.run(username, key, expires);
-    this.tokensOf(username).set(key, expires);
+    const entries = tokens.map(({ token, ttlMs }): [string, number] => [
+      tokenKey(token),
+      ttlMs > 0 ? now + ttlMs : Number.POSITIVE_INFINITY,
+    ]);
+    this.addAll(username, entries, revokeOthers);
+    if (revokeOthers) this.active.delete(username);
+    const m = this.tokensOf(username);
+    for (const [key, expires] of entries) m.set(key, expires);
   }
 
   async isActive(username: string, token: string): Promise<boolean> {

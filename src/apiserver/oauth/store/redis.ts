@@ -15,6 +15,7 @@ import type { RedisOptions } from '../../../config/index.ts';
 import { type Clock, systemClock } from '../../clock.ts';
 import {
   activeTokenKey,
+  type IssuedToken,
   recordKey,
   SOLE_TOKEN_RECORD,
   type TokenStore,
@@ -22,9 +23,11 @@ import {
   tokenKey,
 } from './types.ts';
 
+// ARGV: now (ms), '1' to revoke the user's other tokens, then each token's digest and expiry (ms or 'inf').
 const ADD = `
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[3])
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
+if ARGV[2] == '1' then redis.call('DEL', KEYS[1]) end
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])
+for i = 3, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i]) end
 local top = redis.call('ZRANGE', KEYS[1], -1, -1, 'WITHSCORES')
 if top[2] == 'inf' then redis.call('PERSIST', KEYS[1]) else redis.call('PEXPIREAT', KEYS[1], math.ceil(tonumber(top[2]))) end
 return 1`;
@@ -124,16 +127,16 @@ export class RedisTokenStore implements TokenStore {
     return fn.apply(this.redis, args);
   }
 
-  async add(username: string, token: string, ttlMs: number): Promise<void> {
+  add(username: string, token: string, ttlMs: number): Promise<void> {
+    return this.addTokens(username, [{ token, ttlMs }]);
+  }
+
+  async addTokens(username: string, tokens: readonly IssuedToken[], revokeOthers = false): Promise<void> {
     return this.guard(async () => {
       const now = this.clock.now();
-      await this.call(
-        'ksAddToken',
-        tokensKey(username),
-        tokenKey(token),
-        ttlMs > 0 ? now + ttlMs : 'inf',
-        now,
-      );
+      const args: (string | number)[] = [tokensKey(username), now, revokeOthers ? '1' : '0'];
+      for (const { token, ttlMs } of tokens) args.push(tokenKey(token), ttlMs > 0 ? now + ttlMs : 'inf');
+      await this.call('ksAddToken', ...args);
     });
   }
 

@@ -7,6 +7,11 @@ export interface TokenStore {
   readonly kind: 'local' | 'redis';
   /** Records an issued token for `ttlMs` (0 = until revoked). */
   add(username: string, token: string, ttlMs: number): Promise<void>;
+  /**
+   * Records the tokens of one issue together (one transaction, one round trip: a login's access and refresh token);
+   * with `revokeOthers`, every other token of the user is revoked in the same step (single login).
+   */
+  addTokens(username: string, tokens: readonly IssuedToken[], revokeOthers?: boolean): Promise<void>;
   /** True when the token was recorded and has neither expired nor been revoked. */
   isActive(username: string, token: string): Promise<boolean>;
   /** Atomically removes an active token; true for exactly one caller (refresh-token rotation, reuse detection). */
@@ -52,6 +57,12 @@ export interface TokenStore {
   /** True when the backing service answers (health gauge, readiness). */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** A token to record and its lifetime (ms; 0 = until revoked). */
+export interface IssuedToken {
+  token: string;
+  ttlMs: number;
 }
 
 /**
