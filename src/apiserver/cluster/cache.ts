@@ -12,7 +12,8 @@
 //   inf.hasSynced()                 -> boolean.
 //   inf.get(namespace, name)        -> Entry | undefined ('' namespace for cluster-scoped objects).
 //   inf.entries()                   -> iterator over every Entry (no copy, no order).
-//   inf.keysInNamespace(ns)         -> Set of keys ('ns/name'); inf.getByKey(key) -> Entry.
+//   inf.keysInNamespace(ns)         -> Set of keys ('ns/name'); inf.getByKey(key) -> Entry. These key sets are live,
+//        but one of a single key is a new Set each time.
 //   inf.keysWithLabel(k, v?)        -> Set of keys carrying label k (= v when given).
 //   inf.addIndex(name, obj => string[]); inf.keysByIndex(name, value) -> Set of keys  (client-go style indexers).
 //   inf.sorted('creationTimestamp' | 'name' | keyFn) -> Entry[] kept sorted ascending incrementally (do not mutate);
@@ -23,8 +24,9 @@
 //   inf.addEventHandler({ onAdd(obj, entry), onUpdate(obj, oldEntry, entry), onDelete(obj, entry) }) -> unsubscribe fn.
 //        Existing objects are replayed to onAdd when already synced; a relist after a watch break or 410 fires the
 //        differences only. Handlers run synchronously and must not throw or block.
-//   Entry: { key, namespace, name, uid, resourceVersion, created (ms), labels, json, object() }. Objects are stored
-//        as JSON (managedFields dropped; kind, apiVersion and selfLink filled in); `object()` parses a fresh copy.
+//   Entry: { key, namespace, name, uid, resourceVersion, created (ms), labels, bytes, json, object() }. Objects are
+//        stored as UTF-8 JSON outside the V8 heap (managedFields dropped; kind, apiVersion and selfLink filled in):
+//        `bytes` is a view of it to copy into an answer, `json` decodes it, `object()` parses a fresh copy.
 //        For per-request hot paths (e.g. RBAC), keep your own derived structure fed by an event handler.
 //   ctx.cache.synced()              -> every started informer but on-demand ones has synced (/readyz "informer-cache").
 //   ctx.cache.stats()               -> [{ resource, synced, objects }] (feeds /metrics).

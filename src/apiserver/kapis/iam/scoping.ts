@@ -86,13 +86,13 @@ export function workspaceScoping(cache: ClusterCache, synced: Synced): Scoping {
   };
 }
 
-/** A page of `def`'s objects in the place the request names, as the list routes answer it (JSON text). */
+/** A page of `def`'s objects in the place the request names, as the list routes answer it (UTF-8 JSON). */
 export async function listIn(
   scoping: Scoping,
   synced: Synced,
   def: ResourceDef,
   request: FastifyRequest,
-): Promise<string> {
+): Promise<Buffer> {
   const place = await scoping.of(request);
   const q = parseListQuery(searchOf(request), def.sortFields);
   requireLabels(q, scoping.selector(place));

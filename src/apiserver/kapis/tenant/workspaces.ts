@@ -41,7 +41,7 @@ const workspaceOf = (request: FastifyRequest) => (request.params as { workspace:
 function workspaceReads(deps: IamDeps, access: TenantAccess) {
   const visible = (request: FastifyRequest) => visibleWorkspaces(access, callerOf(request));
   return {
-    async list(request: FastifyRequest, def: ResourceDef): Promise<string> {
+    async list(request: FastifyRequest, def: ResourceDef): Promise<Buffer> {
       const q = parseListQuery(searchOf(request), def.sortFields);
       const names = await visible(request);
       if (names) restrictNames(q, names);
