@@ -61,10 +61,12 @@ export function loginRecordController(
       const { loginHistoryRetentionPeriod: retentionMs, loginHistoryMaximumEntries: maxEntries } = options();
       const now = clock.now();
       const expiry = (r: Entry) => r.created + CREATION_PRECISION_MS + retentionMs;
-      // Every login adds a record: the cached entries' fields suffice, no record is parsed.
-      const own = [...records.keysWithLabel(USER_REF_LABEL, user)]
-        .map((key) => records.getByKey(key))
-        .filter((r): r is Entry => !!r?.name);
+      // Every login adds a record: the cached entries' fields suffice, no record is parsed (and no array copied).
+      const own: Entry[] = [];
+      for (const key of records.keysWithLabel(USER_REF_LABEL, user)) {
+        const r = records.getByKey(key);
+        if (r?.name) own.push(r);
+      }
       const over = oldest(own, own.length - maxEntries);
       let nextExpiry = Infinity;
       for (const r of own) {
