@@ -1,8 +1,9 @@
 // The token store of a single replica: SQLite in the data directory, so issued tokens and lockouts survive a
 // restart (the JWT key does too, and a valid token that the store forgot would be refused). `:memory:` keeps it in
 // memory only. WAL with synchronous=NORMAL: a revocation that returned survives a crash of the process.
-// Every authenticated request asks isActive, so the active tokens are also held in memory (loaded at start, written
-// through): this process is the file's only writer, so the copy is always exact and reads never touch SQLite.
+// Every authenticated request asks isActive, and every password login lockedUntil (twice), so the active tokens and
+// the locks are also held in memory (loaded at start, written through): this process is the file's only writer, so
+// the copies are always exact and reads never touch SQLite.
 import Database from 'better-sqlite3';
 import { type Clock, systemClock } from '../../clock.ts';
 import {
@@ -27,6 +28,8 @@ export class LocalTokenStore implements TokenStore {
   private readonly timer: NodeJS.Timeout;
   /** user -> token digest -> expiry (epoch ms; Infinity = until revoked). */
   private readonly active = new Map<string, Map<string, number>>();
+  /** subject -> locked until (epoch ms). */
+  private readonly locks = new Map<string, number>();
 
   /** `path`: a file (created when missing) or `:memory:`. */
   constructor(
@@ -57,7 +60,7 @@ export class LocalTokenStore implements TokenStore {
       countRecentFailures: db.prepare('SELECT count(*) FROM failures WHERE user = ? AND at > ?').pluck(),
       clearFailures: db.prepare('DELETE FROM failures WHERE user = ?'),
       lock: db.prepare('INSERT OR REPLACE INTO locks (user, until) VALUES (?, ?)'),
-      lockedUntil: db.prepare('SELECT until FROM locks WHERE user = ? AND until > ?').pluck(),
+      loadLocks: db.prepare('SELECT user, until FROM locks WHERE until > ?'),
       sweepTokens: db.prepare('DELETE FROM tokens WHERE expires <= ?'),
       sweepLocks: db.prepare('DELETE FROM locks WHERE until <= ?'),
       sweepFailures: db.prepare('DELETE FROM failures WHERE at <= ?'),
@@ -78,6 +81,9 @@ export class LocalTokenStore implements TokenStore {
       expires: number;
     }[]) {
       this.tokensOf(row.user).set(row.key, row.expires);
+    }
+    for (const row of this.stmts.loadLocks.all(this.clock.now()) as { user: string; until: number }[]) {
+      this.locks.set(row.user, row.until);
     }
     this.timer = setInterval(() => this.sweep(), SWEEP_INTERVAL_MS);
     this.timer.unref();
@@ -134,14 +140,17 @@ export class LocalTokenStore implements TokenStore {
   }
 
   async lock(username: string, durationMs: number): Promise<void> {
+    const until = this.clock.now() + durationMs;
     this.db.transaction(() => {
-      this.stmts.lock.run(username, this.clock.now() + durationMs);
+      this.stmts.lock.run(username, until);
       this.stmts.clearFailures.run(username);
     })();
+    this.locks.set(username, until);
   }
 
   async lockedUntil(username: string): Promise<number | undefined> {
-    return this.stmts.lockedUntil.get(username, this.clock.now()) as number | undefined;
+    const until = this.locks.get(username);
+    return until !== undefined && until > this.clock.now() ? until : undefined;
   }
 
   async putRecord(kind: string, id: string, value: string, ttlMs: number): Promise<void> {
@@ -225,6 +234,7 @@ export class LocalTokenStore implements TokenStore {
       if (m.size === 0) this.active.delete(user);
     }
     this.stmts.sweepLocks.run(now);
+    for (const [subject, until] of this.locks) if (until <= now) this.locks.delete(subject);
     this.stmts.sweepRecords.run(now);
     this.stmts.sweepFailures.run(now - FAILURE_RETENTION_MS);
   }
