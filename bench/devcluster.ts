@@ -1,13 +1,17 @@
-// Dev cluster benchmark (loopback only, bounded loops): writes per second over HTTPS, memory per 10,000 small
-// objects, list latency for 10,000 nodes (full list and limit=100 pages), watch fan-out to 50 watchers.
+// Dev cluster benchmark (loopback only, bounded loops): CPU per create and per delete (a ConfigMap, a LoginRecord),
+// writes per second over HTTPS, memory per 10,000 small objects, list latency for 10,000 nodes (full list and
+// limit=100 pages), watch fan-out to 50 watchers.
 // Prints one JSON document and a one-line summary.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { IAM_GROUP, IAM_VERSION, LOGIN_RECORD_CRD, USER_CRD } from '../src/apiserver/crds/definitions.ts';
 import { startDevClusterInternal } from '../src/devcluster/index.ts';
+import { median, ownChild, productionCommand } from './_helpers.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -18,11 +22,60 @@ const WRITE_CONCURRENCY = 8;
 const WATCHERS = 50;
 const WATCH_EVENTS = 100;
 
-const dataDir = mkdtempSync(join(tmpdir(), 'devcluster-bench-'));
-const dev = await startDevClusterInternal({ dataDir, port: 0, seedDemoData: false, historyLimit: 50_000 });
-const agent = new Agent({ keepAlive: true, maxSockets: 64, ca: dev.caPem });
+// 0. CPU per create and per delete, in a dev cluster of its own process (compiled, as `npm start` runs it), so the
+// client's work is not counted: a ConfigMap next to a LoginRecord (a custom resource with a structural schema,
+// written as kapiserver writes one per login and deleted as its login-record controller prunes them), with a watch
+// on each resource as kapiserver's informers hold. Each round creates WRITE_CPU_OBJECTS of a kind at concurrency
+// 4, then deletes them, each phase ending when the watch has seen all its events; CPU is the sum over the process's
+// threads (/proc/<pid>/task/*/schedstat, nanoseconds), less the idle rate measured before the round. Medians over
+// rounds with [min-max], after a warm-up round. BENCH_DEVCLUSTER_BEFORE=<checkout> runs that checkout's dev cluster in the same rounds,
+// interleaved, for before/after ratios from one run; BENCH_WRITE_CPU_ONLY=1 stops after this section.
+const WRITE_CPU_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WRITE_CPU_OBJECTS = 1000;
+const WRITE_CPU_CONCURRENCY = 4;
 
-function call(
+interface DevProcess extends Target {
+  label: string;
+  pid: number;
+  child: ChildProcessWithoutNullStreams;
+}
+
+async function spawnDevCluster(label: string, checkout: string): Promise<DevProcess> {
+  const dir = mkdtempSync(join(tmpdir(), `devcluster-bench-${label}-`));
+  const command = productionCommand(checkout);
+  const child = ownChild(
+    spawn(process.execPath, [...command.node, 'devcluster', '--data-dir', dir, '--port', '0'], {
+      cwd: checkout,
+    }),
+  );
+  const url = await new Promise<string>((res, rej) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d;
+      const m = /"url":"(https:\/\/[^"]+)".*"msg":"dev cluster listening"/.exec(out);
+      if (!m) return;
+      child.stdout.off('data', onData).resume();
+      res(m[1]);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.resume();
+    child.once('exit', (code) => rej(new Error(`${label} dev cluster exited (${code}):\n${out}`)));
+  });
+  const agent = new Agent({ keepAlive: true, maxSockets: 16, ca: readFileSync(join(dir, 'pki', 'ca.crt')) });
+  const token = readFileSync(join(dir, 'devcluster', 'token'), 'utf8').trim();
+  child.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  return { label, pid: child.pid as number, url, token, agent, child };
+}
+
+/** Where a request goes: a dev cluster's URL, its admin token and a keep-alive agent trusting its CA. */
+interface Target {
+  url: string;
+  token: string;
+  agent: Agent;
+}
+
+function callAt(
+  t: Target,
   method: string,
   path: string,
   body?: unknown,
@@ -30,11 +83,11 @@ function call(
 ): Promise<{ status: number; text: string }> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = request(`${dev.url}${path}`, {
+    const req = request(`${t.url}${path}`, {
       method,
-      agent,
+      agent: t.agent,
       headers: {
-        Authorization: `Bearer ${dev.token}`,
+        Authorization: `Bearer ${t.token}`,
         Accept: 'application/json',
         ...(payload ? { 'Content-Type': contentType } : {}),
       },
@@ -48,6 +101,218 @@ function call(
     req.end(payload);
   });
 }
+
+/** CPU nanoseconds of all threads of a process (threads that exited meanwhile are not counted). */
+function processCpuNs(pid: number): number {
+  let ns = 0;
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${t}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended
+    }
+  }
+  return ns;
+}
+
+/** A watch that counts the events it receives, by type. */
+function countingWatch(dp: DevProcess, path: string): { seen: Record<string, number>; close: () => void } {
+  const seen: Record<string, number> = {};
+  const req = request(`${dp.url}${path}?watch=true`, {
+    headers: { Authorization: `Bearer ${dp.token}` },
+    agent: new Agent({ ca: dp.agent.options.ca }),
+  });
+  req.on('response', (res) => {
+    let buf = '';
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => {
+      buf += c;
+      for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+        const type = /^\{"type":"(\w+)"/.exec(buf.slice(0, nl))?.[1] ?? 'other';
+        seen[type] = (seen[type] ?? 0) + 1;
+        buf = buf.slice(nl + 1);
+      }
+    });
+  });
+  req.on('error', () => {});
+  req.end();
+  return { seen, close: () => req.destroy() };
+}
+
+const IAM = `/apis/${IAM_GROUP}/${IAM_VERSION}`;
+const writeKinds = {
+  configMap: {
+    path: '/api/v1/namespaces/default/configmaps',
+    body: (i: number) => ({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: `cpu-${i}`, labels: { 'bench/owner': 'admin' } },
+      data: { sourceIP: '127.0.0.1', userAgent: 'bench/1.0', reason: '' },
+    }),
+  },
+  loginRecord: {
+    path: `${IAM}/loginrecords`,
+    body: (i: number, ownerUid: string) => ({
+      apiVersion: `${IAM_GROUP}/${IAM_VERSION}`,
+      kind: 'LoginRecord',
+      metadata: {
+        name: `admin-cpu-${i}`,
+        labels: { 'iam.kubesphere.io/user-ref': 'admin' },
+        ownerReferences: [
+          { apiVersion: `${IAM_GROUP}/${IAM_VERSION}`, kind: 'User', name: 'admin', uid: ownerUid },
+        ],
+      },
+      spec: {
+        type: 'Password',
+        provider: '',
+        sourceIP: '127.0.0.1',
+        userAgent: 'bench/1.0',
+        success: true,
+        reason: '',
+      },
+    }),
+  },
+};
+type WriteKind = keyof typeof writeKinds;
+
+async function installLoginRecordCrd(dp: DevProcess): Promise<string> {
+  for (const crd of [USER_CRD, LOGIN_RECORD_CRD]) {
+    const r = await callAt(dp, 'POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    if (r.status !== 201) throw new Error(`CRD ${crd.metadata.name}: ${r.status} ${r.text}`);
+  }
+  for (let i = 0; ; i++) {
+    const r = await callAt(dp, 'POST', `${IAM}/users`, {
+      metadata: { name: 'admin' },
+      spec: { email: 'a@b.c' },
+    });
+    if (r.status === 201) return (JSON.parse(r.text) as { metadata: { uid: string } }).metadata.uid;
+    if (i > 100) throw new Error(`user: ${r.status} ${r.text}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function untilSeen(seen: Record<string, number>, type: string, count: number): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while ((seen[type] ?? 0) < count) {
+    if (Date.now() > deadline) throw new Error(`watch saw ${seen[type] ?? 0} of ${count} ${type}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** Runs `ops` requests at WRITE_CPU_CONCURRENCY; returns the CPU microseconds per request, less the idle rate. */
+async function cpuPerRequest(
+  dp: DevProcess,
+  idleNsPerMs: number,
+  run: (i: number) => Promise<void>,
+  settled: () => Promise<void>,
+): Promise<number> {
+  const cpu0 = processCpuNs(dp.pid);
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: WRITE_CPU_CONCURRENCY }, async () => {
+      while (next < WRITE_CPU_OBJECTS) await run(next++);
+    }),
+  );
+  await settled();
+  const ns = processCpuNs(dp.pid) - cpu0 - idleNsPerMs * (performance.now() - t0);
+  return ns / 1000 / WRITE_CPU_OBJECTS;
+}
+
+async function idleRate(dp: DevProcess): Promise<number> {
+  const cpu0 = processCpuNs(dp.pid);
+  const t0 = performance.now();
+  await new Promise((r) => setTimeout(r, 500));
+  return (processCpuNs(dp.pid) - cpu0) / (performance.now() - t0);
+}
+
+function record(samples: Record<string, number[]>, key: string, value: number): void {
+  samples[key] = [...(samples[key] ?? []), value];
+}
+
+async function writeCpu(): Promise<Record<string, Record<string, unknown>>> {
+  const checkouts: [string, string][] = [['current', resolve(import.meta.dirname, '..')]];
+  if (process.env.BENCH_DEVCLUSTER_BEFORE)
+    checkouts.push(['before', resolve(process.env.BENCH_DEVCLUSTER_BEFORE)]);
+  const clusters: { dp: DevProcess; ownerUid: string; samples: Record<string, number[]> }[] = [];
+  for (const [label, dir] of checkouts) {
+    const dp = await spawnDevCluster(label, dir);
+    clusters.push({ dp, ownerUid: await installLoginRecordCrd(dp), samples: {} });
+  }
+  // Round 0 warms the code up and is not counted.
+  for (let round = 0; round <= WRITE_CPU_ROUNDS; round++) {
+    for (const c of round % 2 ? [...clusters].reverse() : clusters) {
+      for (const kind of Object.keys(writeKinds) as WriteKind[]) {
+        const { path, body } = writeKinds[kind];
+        const watch = countingWatch(c.dp, path);
+        await new Promise((r) => setTimeout(r, 100));
+        const idle = await idleRate(c.dp);
+        const names: string[] = [];
+        const create = await cpuPerRequest(
+          c.dp,
+          idle,
+          async (i) => {
+            const r = await callAt(c.dp, 'POST', path, body(round * WRITE_CPU_OBJECTS + i, c.ownerUid));
+            if (r.status !== 201) throw new Error(`create ${kind}: ${r.status} ${r.text}`);
+            names.push((JSON.parse(r.text) as { metadata: { name: string } }).metadata.name);
+          },
+          () => untilSeen(watch.seen, 'ADDED', WRITE_CPU_OBJECTS),
+        );
+        const del = await cpuPerRequest(
+          c.dp,
+          idle,
+          async (i) => {
+            const r = await callAt(c.dp, 'DELETE', `${path}/${names[i]}`);
+            if (r.status !== 200) throw new Error(`delete ${kind}: ${r.status} ${r.text}`);
+          },
+          () => untilSeen(watch.seen, 'DELETED', WRITE_CPU_OBJECTS),
+        );
+        watch.close();
+        if (round === 0) continue;
+        record(c.samples, `${kind}CreateUs`, create);
+        record(c.samples, `${kind}DeleteUs`, del);
+      }
+    }
+  }
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const c of clusters) {
+    out[c.dp.label] = Object.fromEntries(
+      Object.entries(c.samples).map(([k, xs]) => [
+        k,
+        {
+          median: Math.round(median(xs)),
+          min: Math.round(Math.min(...xs)),
+          max: Math.round(Math.max(...xs)),
+        },
+      ]),
+    );
+    c.dp.agent.destroy();
+    c.dp.child.kill('SIGTERM');
+  }
+  return out;
+}
+
+const writeCpuUs = await writeCpu();
+console.log(
+  `devcluster CPU per request (us, median [min-max] of ${WRITE_CPU_ROUNDS} rounds x ${WRITE_CPU_OBJECTS}):`,
+);
+for (const [label, row] of Object.entries(writeCpuUs))
+  console.log(
+    `  ${label}: ${Object.entries(row)
+      .map(([k, v]) => {
+        const s = v as { median: number; min: number; max: number };
+        return `${k} ${s.median} [${s.min}-${s.max}]`;
+      })
+      .join(', ')}`,
+  );
+if (process.env.BENCH_WRITE_CPU_ONLY) process.exit(0);
+
+const dataDir = mkdtempSync(join(tmpdir(), 'devcluster-bench-'));
+const dev = await startDevClusterInternal({ dataDir, port: 0, seedDemoData: false, historyLimit: 50_000 });
+const agent = new Agent({ keepAlive: true, maxSockets: 64, ca: dev.caPem });
+
+const call = (method: string, path: string, body?: unknown, contentType?: string) =>
+  callAt({ url: dev.url, token: dev.token, agent }, method, path, body, contentType);
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
