@@ -77,6 +77,8 @@ export class Store {
   private readonly observers = new Set<Listener>();
   /** The open batch's events not yet delivered to client subscribers; undefined outside a batch. */
   private pending: StoreEvent[] | undefined;
+  /** Whether the open batch has begun its SQLite transaction (at its first write: most batches write nothing). */
+  private batchBegun = false;
   private rvCounter: number;
   private compactedRv: number;
   private readonly historyLimit: number;
@@ -117,8 +119,10 @@ export class Store {
       begin: this.db.prepare('BEGIN'),
       commit: this.db.prepare('COMMIT'),
     };
-    const { upsert, del, event, setMeta } = this.stmts;
-    // Built once: building a transaction function for every write was ~8 us of a ~45 us write.
+    const { upsert, del, event } = this.stmts;
+    // Built once: building a transaction function for every write was ~8 us of a ~45 us write. A write's event row
+    // carries its resourceVersion, so the counter is not written with each write (one page less per commit): it is
+    // the newest event's, or meta's `rv` where compaction took every event (see compact).
     this.writeTx = {
       put: this.db.transaction(
         (
@@ -132,19 +136,18 @@ export class Store {
         ) => {
           upsert.run(res, ns, name, rv, json);
           event.run(rv, res, ns, name, type, json, prev);
-          setMeta.run(rv, 'rv');
         },
       ),
       remove: this.db.transaction(
         (res: string, ns: string, name: string, rv: number, json: string, prev: string) => {
           del.run(res, ns, name);
           event.run(rv, res, ns, name, 'DELETED', json, prev);
-          setMeta.run(rv, 'rv');
         },
       ),
     };
     const meta = this.db.prepare('SELECT k, v FROM meta').all() as { k: string; v: number }[];
-    this.rvCounter = meta.find((m) => m.k === 'rv')?.v ?? 0;
+    const newestEvent = this.db.prepare('SELECT MAX(rv) AS rv FROM events').get() as { rv: number | null };
+    this.rvCounter = Math.max(meta.find((m) => m.k === 'rv')?.v ?? 0, newestEvent.rv ?? 0);
     this.compactedRv = meta.find((m) => m.k === 'compacted')?.v ?? 0;
     const rows = this.db.prepare('SELECT res, ns, name, rv, data FROM objects').iterate() as Iterable<{
       res: string;
@@ -305,6 +308,7 @@ export class Store {
   /**
    * Runs `fn` with its writes grouped into one SQLite commit, made when `fn` returns (or throws: its writes are
    * already in memory, so they are committed, never rolled back); only then do client subscribers get their events.
+   * A batch that writes nothing (most controller slices) opens no transaction.
    * `fn` must be synchronous. Inside an open batch, `fn` simply joins it. Each write's statements stay atomic within
    * the batch (better-sqlite3 nests a transaction as a savepoint).
    */
@@ -313,17 +317,26 @@ export class Store {
       fn();
       return;
     }
-    this.stmts.begin.run();
     this.pending = [];
     try {
       fn();
     } finally {
       const events = this.pending;
       this.pending = undefined;
-      // A failed commit leaves memory ahead of the disk: it propagates (the process must restart from disk).
-      this.stmts.commit.run();
+      if (this.batchBegun) {
+        this.batchBegun = false;
+        // A failed commit leaves memory ahead of the disk: it propagates (the process must restart from disk).
+        this.stmts.commit.run();
+      }
       for (const ev of events) this.notify(this.listeners, ev);
     }
+  }
+
+  /** Opens the batch's SQLite transaction before its first write (a write outside a batch has its own). */
+  private beginWrite(): void {
+    if (!this.pending || this.batchBegun) return;
+    this.stmts.begin.run();
+    this.batchBegun = true;
   }
 
   /** Writes a new or changed object; returns the stored entry with its new resourceVersion. */
@@ -333,6 +346,7 @@ export class Store {
     const stored = withRv(obj, rv);
     const json = JSON.stringify(stored);
     const type: EventType = prev ? 'MODIFIED' : 'ADDED';
+    this.beginWrite();
     this.writeTx.put(res, ns, name, rv, json, type, prev?.json ?? null);
     const entry: Entry = { ns, name, rv, obj: stored, json };
     this.commit(res, entry, type, false, prev?.obj);
@@ -346,6 +360,7 @@ export class Store {
     const rv = this.rvCounter + 1;
     const final = withRv(prev.obj, rv);
     const json = JSON.stringify(final);
+    this.beginWrite();
     this.writeTx.remove(res, ns, name, rv, json, prev.json);
     const entry: Entry = { ns, name, rv, obj: final, json };
     this.commit(res, entry, 'DELETED', true, prev.obj);
@@ -393,6 +408,7 @@ export class Store {
     this.db.transaction(() => {
       this.stmts.compact.run(horizon);
       this.stmts.setMeta.run(horizon, 'compacted');
+      this.stmts.setMeta.run(this.rvCounter, 'rv');
     })();
     this.compactedRv = horizon;
   }

@@ -12,9 +12,15 @@ import { type Obj, Store, type StoreEvent } from '../../src/devcluster/store.ts'
 import { devRequest, devWatch, startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
 import { createNamespace, defOf, deploymentBody, statusOf, until } from '../helpers/workloads.ts';
 
-/** The resourceVersion another connection sees committed. */
+/** The resourceVersion another connection sees committed: its newest event's (or meta's, once compacted). */
 const committedRv = (reader: Database.Database) =>
-  (reader.prepare("SELECT v FROM meta WHERE k = 'rv'").get() as { v: number }).v;
+  (
+    reader
+      .prepare(
+        "SELECT MAX((SELECT v FROM meta WHERE k = 'rv'), IFNULL((SELECT MAX(rv) FROM events), 0)) AS v",
+      )
+      .get() as { v: number }
+  ).v;
 
 describe('Store.batch', () => {
   const dir = mkdtempSync(join(tmpdir(), 'grouped-commits-'));

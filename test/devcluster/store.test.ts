@@ -31,6 +31,21 @@ describe('Store', () => {
     s2.close();
   });
 
+  it('keeps its resourceVersion across reopen when compaction took every event', () => {
+    const path = join(dir, 'a2.db');
+    const s = new Store(path);
+    for (let i = 0; i < 3; i++) s.put('/configmaps', 'ns', `x${i}`, cm(`x${i}`, '1'));
+    s.compact(s.currentRv);
+    s.close();
+    const s2 = new Store(path);
+    assert.equal(s2.currentRv, 3);
+    assert.equal(s2.put('/configmaps', 'ns', 'y', cm('y', '1')).rv, 4);
+    s2.close();
+    const s3 = new Store(path);
+    assert.equal(s3.currentRv, 4, 'the newest event carries the counter');
+    s3.close();
+  });
+
   it('rebuilds consistent snapshots at older versions from the event log', () => {
     const s = new Store(join(dir, 'b.db'));
     s.put('/configmaps', 'ns', 'a', cm('a', '1')); // 1
