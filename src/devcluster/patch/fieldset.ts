@@ -77,47 +77,51 @@ interface Collect {
   containers?: Set<string>;
 }
 
-function addValue(v: unknown, f: FieldSchema, path: Path, out: Collect): void {
+/** The key of `el` under the path keyed `key` (pathKey of the extended path, without building the array). */
+const childKey = (key: string, el: string): string => (key === '' ? el : `${key}${SEP}${el}`);
+
+// The walks below carry each path as its key (pathKey) rather than as an array: a create's managedFields walk
+// every field of the object.
+function addValue(v: unknown, f: FieldSchema, key: string, name: string, out: Collect): void {
   if (isObj(v)) {
     if (f.atomic || Object.keys(v).length === 0) {
-      out.leaves.add(pathKey(path));
+      out.leaves.add(key);
       return;
     }
-    const name = path[path.length - 1]?.slice(2) ?? '';
-    if (out.containers && !PLAIN_STRUCTS.has(name)) out.containers.add(pathKey(path));
-    addObject(v, f.type, path, out);
+    if (out.containers && !PLAIN_STRUCTS.has(name)) out.containers.add(key);
+    addObject(v, f.type, key, out);
     return;
   }
   if (Array.isArray(v)) {
     const sem = listSemantics(f);
     if (sem.kind === 'map' && v.length > 0 && v.every((item) => itemKey(item, sem.keys) !== undefined)) {
       for (const item of v as Obj[]) {
-        const p = [...path, itemKey(item, sem.keys) as string];
-        out.leaves.add(pathKey(p));
-        addObject(item, f.type, p, out);
+        const k = childKey(key, itemKey(item, sem.keys) as string);
+        out.leaves.add(k);
+        addObject(item, f.type, k, out);
       }
     } else if (sem.kind === 'set' && v.length > 0 && v.every(isScalar)) {
-      for (const item of v) out.leaves.add(pathKey([...path, `v:${JSON.stringify(item)}`]));
+      for (const item of v) out.leaves.add(childKey(key, `v:${JSON.stringify(item)}`));
     } else {
-      out.leaves.add(pathKey(path));
+      out.leaves.add(key);
     }
     return;
   }
-  out.leaves.add(pathKey(path));
+  out.leaves.add(key);
 }
 
-function addObject(obj: Obj, type: string | undefined, path: Path, out: Collect): void {
-  for (const [k, v] of Object.entries(obj)) {
-    const p = [...path, `f:${k}`];
-    if (STRIPPED.has(pathKey(p))) continue;
-    addValue(v, fieldSchema(type, k), p, out);
+function addObject(obj: Obj, type: string | undefined, key: string, out: Collect): void {
+  for (const k of Object.keys(obj)) {
+    const p = childKey(key, `f:${k}`);
+    if (STRIPPED.has(p)) continue;
+    addValue(obj[k], fieldSchema(type, k), p, k, out);
   }
 }
 
 /** The set of fields an object sets (leaves and associative-list items), under the schema rooted at `type`. */
 export function fieldSetOf(obj: Obj, type: string): Set<string> {
   const out: Collect = { leaves: new Set() };
-  addObject(obj, type, [], out);
+  addObject(obj, type, '', out);
   return out.leaves;
 }
 
@@ -127,44 +131,53 @@ export function fieldSetWithContainers(
   type: string,
 ): { leaves: Set<string>; containers: Set<string> } {
   const out = { leaves: new Set<string>(), containers: new Set<string>() };
-  addObject(obj, type, [], out);
+  addObject(obj, type, '', out);
   return out;
 }
 
-/** FieldsV1 tree for a set of paths. */
+interface TreeNode {
+  member: boolean;
+  children: Map<string, TreeNode>;
+}
+
+/**
+ * FieldsV1 tree for a set of paths: each node's children in sorted order (the order of the sorted paths), a member
+ * that has children marked `".": {}` first, one without written `{}`.
+ */
 export function toFieldsV1(set: Set<string>): Obj {
-  const root: Obj = {};
-  const keys = [...set].sort();
-  for (const k of keys) {
+  const root: TreeNode = { member: false, children: new Map() };
+  for (const k of set) {
     let node = root;
     for (const pe of keyPath(k)) {
-      if (!isObj(node[pe])) node[pe] = {};
-      node = node[pe] as Obj;
+      let next = node.children.get(pe);
+      if (!next) {
+        next = { member: false, children: new Map() };
+        node.children.set(pe, next);
+      }
+      node = next;
     }
-    node['.'] = {};
+    node.member = true;
   }
-  // A member without children is written `{}`, not `{".":{}}`.
-  const tidy = (node: Obj): Obj => {
-    const entries = Object.entries(node).filter(([k]) => k !== '.');
-    if (entries.length === 0) return {};
+  const encode = (node: TreeNode): Obj => {
     const out: Obj = {};
-    if (Object.hasOwn(node, '.')) out['.'] = {};
-    for (const [k, v] of entries) out[k] = tidy(v as Obj);
+    if (node.children.size === 0) return out;
+    if (node.member) out['.'] = {};
+    for (const pe of [...node.children.keys()].sort()) out[pe] = encode(node.children.get(pe) as TreeNode);
     return out;
   };
-  return tidy(root);
+  return encode(root);
 }
 
 /** Set of paths in a FieldsV1 tree (tolerates malformed input by ignoring it). */
 export function fromFieldsV1(tree: unknown): Set<string> {
   const out = new Set<string>();
-  const walk = (node: unknown, path: Path) => {
+  const walk = (node: unknown, key: string, root: boolean) => {
     if (!isObj(node)) return;
     const children = Object.keys(node).filter((k) => k !== '.');
-    if (path.length > 0 && (children.length === 0 || Object.hasOwn(node, '.'))) out.add(pathKey(path));
-    for (const k of children) walk(node[k], [...path, k]);
+    if (!root && (children.length === 0 || Object.hasOwn(node, '.'))) out.add(key);
+    for (const k of children) walk(node[k], root ? k : `${key}${SEP}${k}`, false);
   };
-  walk(tree, []);
+  walk(tree, '', true);
   return out;
 }
 
