@@ -650,13 +650,13 @@ class CachedEntry {
   }
 
   /** The object as UTF-8 JSON: a new view on each call, over bytes that must not be changed. */
-  get bytes(): Buffer {
-    return Buffer.from(this.data);
+  get bytes(): Uint8Array {
+    return new Uint8Array(this.data);
   }
 
   /** The object as JSON, decoded on each call. */
   get json(): string {
-    return this.bytes.toString();
+    return Buffer.from(this.data).toString();
   }
 
   /** A fresh parse of the JSON: callers may mutate it. */

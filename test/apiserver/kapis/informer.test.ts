@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { ClusterCache } from '../../../src/apiserver/cluster/cache.ts';
+import { listBody } from '../../../src/apiserver/kapis/resources/list.ts';
 import { startTinyApiServer, type TinyApiServer } from './fixtures/tiny-apiserver.ts';
 
 const NODES = { group: '', version: 'v1', resource: 'nodes' };
@@ -169,4 +170,31 @@ test('a resource type the server does not serve is synced and empty, and keeps b
   const count = () => tiny.requests.filter((r) => r.startsWith('GET /apis/iam.kubesphere.io')).length;
   const n = count();
   await until(() => count() > n, 'retry of the absent type');
+});
+
+test('non-ASCII text survives the cache and a list page byte for byte', async () => {
+  const server = await startTinyApiServer('/api/v1/configmaps');
+  const own = new ClusterCache(server.connection());
+  try {
+    const text = 'Grüße, 节点 ✓ 🚀';
+    server.put({ metadata: { name: 'cm', namespace: 'ns', annotations: { note: text } }, data: { k: text } });
+    const inf = own.informer({ group: '', version: 'v1', resource: 'configmaps' });
+    assert.equal(await inf.waitForSync(10_000), true);
+    const entry = inf.get('ns', 'cm');
+    assert.ok(entry);
+    assert.equal(entry.object().metadata?.annotations?.note, text);
+    assert.equal(JSON.parse(entry.json).data.k, text);
+    assert.equal(Buffer.from(entry.bytes).toString(), entry.json);
+    const body = JSON.parse(listBody({ entries: [entry, entry], total: 7 }).toString('utf8'));
+    assert.equal(body.totalItems, 7);
+    assert.deepEqual(
+      body.items.map((i: { data: { k: string } }) => i.data.k),
+      [text, text],
+    );
+    const empty = JSON.parse(listBody({ entries: [], total: 0 }).toString('utf8'));
+    assert.deepEqual(empty, { items: [], totalItems: 0 });
+  } finally {
+    await own.close();
+    await server.close();
+  }
 });

@@ -253,19 +253,27 @@ export function listPage(
   return { entries, total };
 }
 
-const ITEMS = Buffer.from('{"items":[');
-const COMMA = Buffer.from(',');
+const COMMA = 0x2c;
 
 /**
  * Serialises `{items, totalItems}` as UTF-8: stored JSON bytes are copied in as they are unless the item must be
  * changed (no string is built from them, so a page leaves little garbage on the heap).
  */
 export function listBody(page: Page, present?: (obj: KubeObject) => KubeObject): Buffer {
-  const parts: Uint8Array[] = [ITEMS];
-  for (const e of page.entries) {
-    if (parts.length > 1) parts.push(COMMA);
-    parts.push(present ? Buffer.from(JSON.stringify(present(e.object()))) : e.bytes);
+  const items = page.entries.map((e) =>
+    present ? Buffer.from(JSON.stringify(present(e.object()))) : e.bytes,
+  );
+  const head = '{"items":[';
+  const tail = `],"totalItems":${page.total}}`;
+  let size = head.length + Math.max(0, items.length - 1) + tail.length;
+  for (const item of items) size += item.byteLength;
+  const out = Buffer.allocUnsafe(size);
+  let at = out.write(head, 0, 'latin1');
+  for (let i = 0; i < items.length; i++) {
+    if (i > 0) out[at++] = COMMA;
+    out.set(items[i], at);
+    at += items[i].byteLength;
   }
-  parts.push(Buffer.from(`],"totalItems":${page.total}}`));
-  return Buffer.concat(parts);
+  out.write(tail, at, 'latin1');
+  return out;
 }
