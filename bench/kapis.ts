@@ -9,7 +9,7 @@
 // pods and record their events for minutes) and kapiserver to go idle.
 // Events: kapiserver caches them from their first list on; the bench lists them before measuring each size, so the
 // pages are measured with every event cached (about 4.5 per pod). Memory: RSS of the kapiserver process at both
-// sizes before and after the events are cached and the bytes per cached object it implies, the heap bytes per cached
+// sizes before and after the events are cached and the bytes per cached object it implies, the heap and external bytes per cached
 // node, pod and event (the same informers, filled in a process of their own: bench/_cache-cost.ts), and the heap cost
 // per entry of a sorted view, a key-function view and a name answer, measured in this process. Each size also reports the watch events (nodes,
 // pods, events) the dev cluster sent while its pages were measured: informer work inside kapiserver's CPU figure.
@@ -41,6 +41,7 @@ import {
   cpuSeconds,
   fill,
   freePort,
+  mainThreadCpuSeconds,
   median,
   ownChild,
   rssMiB,
@@ -88,7 +89,7 @@ function fullGc(): () => void {
   return vm.runInNewContext('gc') as () => void;
 }
 
-/** Heap bytes per cached object by kind (bench/_cache-cost.ts, in a process of its own). */
+/** Heap and external bytes per cached object by kind (bench/_cache-cost.ts, in a process of its own). */
 async function cacheBytesByKind(kubeconfig: string) {
   const child = ownChild(
     spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'bench/_cache-cost.ts', kubeconfig], {
@@ -104,7 +105,7 @@ async function cacheBytesByKind(kubeconfig: string) {
   if (code !== 0) throw new Error(`bench/_cache-cost.ts exited ${code}`);
   return JSON.parse(out) as Record<
     'nodes' | 'pods' | 'events',
-    { objects: number; heapBytesPerObject: number }
+    { objects: number; heapBytesPerObject: number; externalBytesPerObject: number }
   >;
 }
 
@@ -402,8 +403,10 @@ async function main() {
     /** One run of a query: kapiserver CPU ms per request, mean latency and bytes per answer. */
     const run = async (path: string, connections: number, seconds: number) => {
       const cpu0 = cpuSeconds(pid)?.self ?? 0;
+      const main0 = mainThreadCpuSeconds(pid) ?? 0;
       const r = await autocannon({ url: `${url}${path}`, headers: auth, connections, seconds });
       const cpu = (cpuSeconds(pid)?.self ?? 0) - cpu0;
+      const main = (mainThreadCpuSeconds(pid) ?? 0) - main0;
       if (r.non2xx > 0 || r.errors > 0)
         throw new Error(`${path}: ${r.non2xx} non-2xx answers, ${r.errors} errors`);
       // Mean latency by Little's law (a closed loop of `connections`): autocannon's percentiles are whole ms.
@@ -412,6 +415,7 @@ async function main() {
       const bytesPerResponse = Math.round((r.mbPerSec * 1e6) / Math.max(0.001, r.rps));
       return {
         cpuMsPerRequest: (cpu * 1000) / Math.max(1, r.requests),
+        mainThreadCpuMsPerRequest: (main * 1000) / Math.max(1, r.requests),
         meanMs,
         reqPerSec: r.rps,
         bytesPerResponse,
@@ -469,6 +473,10 @@ async function main() {
             name,
             {
               cpuMsPerRequest: Number(median(cpu).toFixed(3)),
+              // The event loop's share; the rest ran on V8's helper threads (garbage collection) and libuv's.
+              mainThreadCpuMsPerRequest: Number(
+                median(rs.map((r) => r.mainThreadCpuMsPerRequest)).toFixed(3),
+              ),
               cpuMsSpread: [Number(Math.min(...cpu).toFixed(3)), Number(Math.max(...cpu).toFixed(3))],
               meanMs: Number(median(rs.map((r) => r.meanMs)).toFixed(3)),
               reqPerSec: Math.round(median(rs.map((r) => r.reqPerSec))),
@@ -543,7 +551,9 @@ async function main() {
         `RSS idle ${small.rssMiBIdle} -> ${large.rssMiBIdle} MiB, with events cached ${small.rssMiBWithEvents} -> ` +
         `${large.rssMiBWithEvents} MiB (~${result.rssBytesPerCachedObject} bytes per cached object; heap per ` +
         `node ${byKind?.nodes.heapBytesPerObject} B, pod ${byKind?.pods.heapBytesPerObject} B, event ` +
-        `${byKind?.events.heapBytesPerObject} B; ` +
+        `${byKind?.events.heapBytesPerObject} B, their JSON outside the heap node ` +
+        `${byKind?.nodes.externalBytesPerObject} B, pod ${byKind?.pods.externalBytesPerObject} B, event ` +
+        `${byKind?.events.externalBytesPerObject} B; ` +
         `sorted view ${result.indexHeapBytesPerEntry.sortedViewByField} B/entry, key view ${result.indexHeapBytesPerEntry.sortedViewByKeyFunction} B/entry)`,
     );
   } finally {
