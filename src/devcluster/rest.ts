@@ -48,6 +48,8 @@ export interface WriteOptions {
   warnings?: string[];
   /** Default manager name when the client sends none (derived from the User-Agent like Kubernetes does). */
   userAgentManager?: string;
+  /** The caller hands the body over (a request body just decoded): it becomes the stored object, uncopied. */
+  bodyOwned?: boolean;
 }
 
 export interface ListQuery {
@@ -254,7 +256,7 @@ export class Rest {
     operation: 'Update' | 'Apply' = 'Update',
   ): Entry {
     this.checkTypeMeta(d, body);
-    const o = structuredClone(body);
+    const o = opts.bodyOwned ? body : structuredClone(body);
     decodeStrictly(d, o, opts);
     o.apiVersion = apiVersionOf(d);
     o.kind = d.kind;
@@ -407,7 +409,7 @@ export class Rest {
       if (o.status === undefined) delete o.status;
       decodeStrictly(d, o, opts);
     } else {
-      o = structuredClone(body);
+      o = opts.bodyOwned ? body : structuredClone(body);
       decodeStrictly(d, o, opts);
       o.apiVersion = apiVersionOf(d);
       o.kind = d.kind;

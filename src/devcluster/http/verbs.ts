@@ -80,7 +80,7 @@ function sendWarnings(r: ResourceRequest, opts: WriteOptions): void {
 const create: VerbHandler = async ({ rest }, r) => {
   if (r.target.name) throw methodNotAllowed();
   const body = await objectBody(r);
-  const opts = writeOptions(r.req, r.query);
+  const opts = { ...writeOptions(r.req, r.query), bodyOwned: true };
   const e = rest.create(r.d, r.ns ?? '', body, opts);
   sendWarnings(r, opts);
   sendObject(r.res, r.accept, r.query, 201, r.d, e);
@@ -90,7 +90,7 @@ const update: VerbHandler = async ({ rest }, r) => {
   const name = r.target.name;
   if (!name) throw methodNotAllowed();
   const body = await objectBody(r);
-  const opts = writeOptions(r.req, r.query);
+  const opts = { ...writeOptions(r.req, r.query), bodyOwned: true };
   const e = rest.update(r.d, r.ns ?? '', name, body, opts);
   sendWarnings(r, opts);
   sendObject(r.res, r.accept, r.query, 200, r.d, e);
