@@ -6,10 +6,13 @@ import { requestEntityTooLarge, unsupportedMediaType } from '../../k8s/status.ts
 import { decodeProtobufObject } from '../protobuf/index.ts';
 
 const MAX_BODY = 3 * 1024 * 1024;
+const EMPTY = Buffer.alloc(0);
 
 /** Reads the request body; past the limit it keeps draining (bounded) so the client can read the 413. */
 function readBody(req: IncomingMessage): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0);
+  // A request that declares no body (most DELETEs) has none to wait for; node drains its stream after the answer.
+  if (declared === 0 && req.headers['transfer-encoding'] === undefined) return Promise.resolve(EMPTY);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
