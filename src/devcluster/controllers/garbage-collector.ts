@@ -51,11 +51,13 @@ function keysFor(ctx: ControllerContext, ev: StoreEvent): string[] {
   const becameDeleting = deleting(ev.obj) && !(ev.prev && deleting(ev.prev));
   if (uid && (ev.type === 'DELETED' || becameDeleting))
     for (const dep of ctx.dependents(uid)) out.push(keyOf(dep));
-  // An owner waiting in foreground deletion looks again when a dependent goes or starts going.
+  // An owner waiting in foreground deletion looks again when a dependent goes or starts going (an owner that is
+  // not being deleted has nothing to finish: a login record's deletion need not wake its User).
   if (ev.type === 'DELETED' || becameDeleting)
     for (const r of ownerRefs(ev.obj)) {
       const owner = ctx.byUid(String(r.uid));
-      if (owner) out.push(keyOf(owner));
+      const ownerObj = owner && entryOf(ctx, owner)?.obj;
+      if (owner && ownerObj && deleting(ownerObj)) out.push(keyOf(owner));
     }
   return out;
 }
