@@ -1,6 +1,6 @@
 // LoginRecords (iam.kubesphere.io/v1alpha2, cluster-scoped): one per password login attempt of an existing user,
-// named <user>-<random>, labelled with the user, owned by the user. Written by whichever replica served the login;
-// pruned by the leader's login-record controller (controllers/loginrecords.ts).
+// named <user>-<random> by the cluster (generateName), labelled with the user, owned by the user. Written by
+// whichever replica served the login; pruned by the leader's login-record controller (controllers/loginrecords.ts).
 // Off the response path: a login only queues its record. A few writers drain the queue; while the cluster fails
 // they back off and retry, and a record that keeps failing is dropped. The queue is bounded: past it, new records
 // are dropped. Every outcome is counted (kapiserver_login_records_total), so a login never waits on the cluster and
