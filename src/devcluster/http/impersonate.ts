@@ -44,8 +44,15 @@ function extraKey(header: string): string {
   }
 }
 
+/** Whether any Impersonate-* header came (most requests: their distinct headers need not be built). */
+function asksImpersonation(req: IncomingMessage): boolean {
+  for (const name in req.headers) if (name.startsWith('impersonate-')) return true;
+  return false;
+}
+
 /** The caller the request acts as: `caller` itself without Impersonate-* headers, else the impersonated user. */
 export function impersonate(req: IncomingMessage, caller: Caller, allows: Allows): Caller {
+  if (!asksImpersonation(req)) return caller;
   const headers = req.headersDistinct;
   const values = (name: string) => (headers[name] ?? []).filter((v) => v !== '');
   const users = values('impersonate-user');
