@@ -113,7 +113,8 @@ export function createHandler(deps: HandlerDeps): Handlers {
         sendStatus(res, err);
       })
       .finally(() => {
-        deps.logger?.debug(
+        if (!deps.logger?.isLevelEnabled('debug')) return;
+        deps.logger.debug(
           {
             method: req.method,
             path: req.url?.split('?')[0],
