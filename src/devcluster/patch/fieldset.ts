@@ -71,58 +71,74 @@ const PLAIN_STRUCTS = new Set([
   'loadBalancer',
 ]);
 
-interface Collect {
-  leaves: Set<string>;
-  /** Maps and pointer structs with content (members of an Update's set when they appear). */
-  containers?: Set<string>;
+/** A path during a walk: its key (pathKey), and the path it extends by one element. */
+interface WalkPath {
+  key: string;
+  parent: WalkPath | undefined;
+  el: string;
+  /** Its node once a tree walk has reached a member at or below it. */
+  node?: TreeNode;
 }
 
-/** The key of `el` under the path keyed `key` (pathKey of the extended path, without building the array). */
-const childKey = (key: string, el: string): string => (key === '' ? el : `${key}${SEP}${el}`);
+const rootPath = (): WalkPath => ({ key: '', parent: undefined, el: '' });
 
-// The walks below carry each path as its key (pathKey) rather than as an array: a create's managedFields walk
-// every field of the object.
-function addValue(v: unknown, f: FieldSchema, key: string, name: string, out: Collect): void {
+/** What a walk yields: each leaf, and each map or pointer struct with content (`container`; some walks skip those). */
+interface Collect {
+  add(p: WalkPath, container: boolean): void;
+}
+
+/** The path extending `p` by `el`. */
+const child = (p: WalkPath, el: string): WalkPath => ({
+  key: p.key === '' ? el : `${p.key}${SEP}${el}`,
+  parent: p,
+  el,
+});
+
+function addValue(v: unknown, f: FieldSchema, p: WalkPath, name: string, out: Collect): void {
   if (isObj(v)) {
     if (f.atomic || Object.keys(v).length === 0) {
-      out.leaves.add(key);
+      out.add(p, false);
       return;
     }
-    if (out.containers && !PLAIN_STRUCTS.has(name)) out.containers.add(key);
-    addObject(v, f.type, key, out);
+    if (!PLAIN_STRUCTS.has(name)) out.add(p, true);
+    addObject(v, f.type, p, out);
     return;
   }
   if (Array.isArray(v)) {
     const sem = listSemantics(f);
     if (sem.kind === 'map' && v.length > 0 && v.every((item) => itemKey(item, sem.keys) !== undefined)) {
       for (const item of v as Obj[]) {
-        const k = childKey(key, itemKey(item, sem.keys) as string);
-        out.leaves.add(k);
-        addObject(item, f.type, k, out);
+        const ip = child(p, itemKey(item, sem.keys) as string);
+        out.add(ip, false);
+        addObject(item, f.type, ip, out);
       }
     } else if (sem.kind === 'set' && v.length > 0 && v.every(isScalar)) {
-      for (const item of v) out.leaves.add(childKey(key, `v:${JSON.stringify(item)}`));
+      for (const item of v) out.add(child(p, `v:${JSON.stringify(item)}`), false);
     } else {
-      out.leaves.add(key);
+      out.add(p, false);
     }
     return;
   }
-  out.leaves.add(key);
+  out.add(p, false);
 }
 
-function addObject(obj: Obj, type: string | undefined, key: string, out: Collect): void {
+function addObject(obj: Obj, type: string | undefined, p: WalkPath, out: Collect): void {
   for (const k of Object.keys(obj)) {
-    const p = childKey(key, `f:${k}`);
-    if (STRIPPED.has(p)) continue;
-    addValue(obj[k], fieldSchema(type, k), p, k, out);
+    const fp = child(p, `f:${k}`);
+    if (STRIPPED.has(fp.key)) continue;
+    addValue(obj[k], fieldSchema(type, k), fp, k, out);
   }
 }
 
 /** The set of fields an object sets (leaves and associative-list items), under the schema rooted at `type`. */
 export function fieldSetOf(obj: Obj, type: string): Set<string> {
-  const out: Collect = { leaves: new Set() };
-  addObject(obj, type, '', out);
-  return out.leaves;
+  const leaves = new Set<string>();
+  addObject(obj, type, rootPath(), {
+    add: (p, container) => {
+      if (!container) leaves.add(p.key);
+    },
+  });
+  return leaves;
 }
 
 /** Leaves plus the maps/pointer structs that hold them; the latter count when an Update creates them. */
@@ -131,8 +147,37 @@ export function fieldSetWithContainers(
   type: string,
 ): { leaves: Set<string>; containers: Set<string> } {
   const out = { leaves: new Set<string>(), containers: new Set<string>() };
-  addObject(obj, type, '', out);
+  addObject(obj, type, rootPath(), {
+    add: (p, container) => (container ? out.containers : out.leaves).add(p.key),
+  });
   return out;
+}
+
+/**
+ * The FieldsV1 tree of fieldSetWithContainers' leaves and containers together (what a create gives its manager),
+ * built in the walk itself; undefined when there are none.
+ */
+export function fieldsV1Of(obj: Obj, type: string): Obj | undefined {
+  const root = rootPath();
+  const tree = newNode();
+  root.node = tree;
+  const attach = (p: WalkPath): TreeNode => {
+    if (p.node) return p.node;
+    const parent = attach(p.parent as WalkPath);
+    let node = parent.children.get(p.el);
+    if (!node) {
+      node = newNode();
+      parent.children.set(p.el, node);
+    }
+    p.node = node;
+    return node;
+  };
+  addObject(obj, type, root, {
+    add: (p) => {
+      attach(p).member = true;
+    },
+  });
+  return tree.children.size > 0 ? encodeTree(tree) : undefined;
 }
 
 interface TreeNode {
@@ -140,32 +185,35 @@ interface TreeNode {
   children: Map<string, TreeNode>;
 }
 
+const newNode = (): TreeNode => ({ member: false, children: new Map() });
+
 /**
  * FieldsV1 tree for a set of paths: each node's children in sorted order (the order of the sorted paths), a member
  * that has children marked `".": {}` first, one without written `{}`.
  */
 export function toFieldsV1(set: Set<string>): Obj {
-  const root: TreeNode = { member: false, children: new Map() };
+  const root = newNode();
   for (const k of set) {
     let node = root;
     for (const pe of keyPath(k)) {
       let next = node.children.get(pe);
       if (!next) {
-        next = { member: false, children: new Map() };
+        next = newNode();
         node.children.set(pe, next);
       }
       node = next;
     }
     node.member = true;
   }
-  const encode = (node: TreeNode): Obj => {
-    const out: Obj = {};
-    if (node.children.size === 0) return out;
-    if (node.member) out['.'] = {};
-    for (const pe of [...node.children.keys()].sort()) out[pe] = encode(node.children.get(pe) as TreeNode);
-    return out;
-  };
-  return encode(root);
+  return encodeTree(root);
+}
+
+function encodeTree(node: TreeNode): Obj {
+  const out: Obj = {};
+  if (node.children.size === 0) return out;
+  if (node.member) out['.'] = {};
+  for (const pe of [...node.children.keys()].sort()) out[pe] = encodeTree(node.children.get(pe) as TreeNode);
+  return out;
 }
 
 /** Set of paths in a FieldsV1 tree (tolerates malformed input by ignoring it). */

@@ -10,6 +10,7 @@ import { badRequest, invalid, type StatusCause, StatusError } from '../../k8s/st
 import {
   fieldSetOf,
   fieldSetWithContainers,
+  fieldsV1Of,
   fromFieldsV1,
   getAt,
   itemKey,
@@ -83,18 +84,20 @@ function encodeOwners(owners: Owner[]): ManagedFieldsEntry[] {
         p.apiVersion.localeCompare(q.apiVersion) ||
         p.subresource.localeCompare(q.subresource),
     );
-  return sorted.map((o) => {
-    const e: ManagedFieldsEntry = {
-      manager: o.manager,
-      operation: o.operation,
-      apiVersion: o.apiVersion,
-      time: o.time,
-      fieldsType: 'FieldsV1',
-      fieldsV1: toFieldsV1(o.set),
-    };
-    if (o.subresource) e.subresource = o.subresource;
-    return e;
-  });
+  return sorted.map((o) => entryOf(o, toFieldsV1(o.set)));
+}
+
+function entryOf(o: Omit<Owner, 'set'>, fieldsV1: Obj): ManagedFieldsEntry {
+  const e: ManagedFieldsEntry = {
+    manager: o.manager,
+    operation: o.operation,
+    apiVersion: o.apiVersion,
+    time: o.time,
+    fieldsType: 'FieldsV1',
+    fieldsV1,
+  };
+  if (o.subresource) e.subresource = o.subresource;
+  return e;
 }
 
 /**
@@ -160,6 +163,13 @@ export function updateManagedFields(
     nextEntries.length > 0 &&
     JSON.stringify(nextEntries) !== JSON.stringify(oldEntries);
   const owners = decodeOwners(clientSet ? nextEntries : oldEntries);
+  const me = { manager, operation, apiVersion, subresource };
+  if (!old && owners.length === 0) {
+    // A create no manager owns yet: the writer owns every field it sets (the general path's result, in one walk).
+    const fieldsV1 = fieldsV1Of(inScope(next, subresource), type);
+    const managedFields = fieldsV1 ? [entryOf({ ...me, time: now }, fieldsV1)] : [];
+    return { object: withManagedFields(next, managedFields), managedFields };
+  }
 
   // Leaves are changed when added or modified; a map or pointer struct only when this write creates it.
   const now_ = trackedWithContainers(next, type, subresource);
@@ -177,7 +187,6 @@ export function updateManagedFields(
     }
   }
 
-  const me = { manager, operation, apiVersion, subresource };
   const myId = identity(me);
   for (const o of owners) {
     if (identity(o) === myId) continue;
