@@ -230,7 +230,7 @@ function record(samples: Record<string, number[]>, key: string, value: number): 
   samples[key] = [...(samples[key] ?? []), value];
 }
 
-async function writeCpu(): Promise<Record<string, Record<string, unknown>>> {
+async function writeCpu(): Promise<WriteCpu> {
   const checkouts: [string, string][] = [['current', resolve(import.meta.dirname, '..')]];
   if (process.env.BENCH_DEVCLUSTER_BEFORE)
     checkouts.push(['before', resolve(process.env.BENCH_DEVCLUSTER_BEFORE)]);
@@ -274,35 +274,56 @@ async function writeCpu(): Promise<Record<string, Record<string, unknown>>> {
       }
     }
   }
-  const out: Record<string, Record<string, unknown>> = {};
+  const spread = (xs: number[]): Spread => ({
+    median: Math.round(median(xs)),
+    min: Math.round(Math.min(...xs)),
+    max: Math.round(Math.max(...xs)),
+  });
+  const out: WriteCpu = { perRequestUs: {} };
   for (const c of clusters) {
-    out[c.dp.label] = Object.fromEntries(
-      Object.entries(c.samples).map(([k, xs]) => [
-        k,
-        {
-          median: Math.round(median(xs)),
-          min: Math.round(Math.min(...xs)),
-          max: Math.round(Math.max(...xs)),
-        },
-      ]),
+    out.perRequestUs[c.dp.label] = Object.fromEntries(
+      Object.entries(c.samples).map(([k, xs]) => [k, spread(xs)]),
     );
     c.dp.agent.destroy();
     c.dp.child.kill('SIGTERM');
   }
+  // current/before per round (both measured in it), then the median over rounds.
+  const [current, before] = clusters;
+  if (before)
+    out.currentOverBefore = Object.fromEntries(
+      Object.entries(current.samples).map(([k, xs]) => [
+        k,
+        Math.round(median(xs.map((x, i) => x / before.samples[k][i])) * 100) / 100,
+      ]),
+    );
   return out;
+}
+
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
+}
+
+interface WriteCpu {
+  perRequestUs: Record<string, Record<string, Spread>>;
+  currentOverBefore?: Record<string, number>;
 }
 
 const writeCpuUs = await writeCpu();
 console.log(
   `devcluster CPU per request (us, median [min-max] of ${WRITE_CPU_ROUNDS} rounds x ${WRITE_CPU_OBJECTS}):`,
 );
-for (const [label, row] of Object.entries(writeCpuUs))
+for (const [label, row] of Object.entries(writeCpuUs.perRequestUs))
   console.log(
     `  ${label}: ${Object.entries(row)
-      .map(([k, v]) => {
-        const s = v as { median: number; min: number; max: number };
-        return `${k} ${s.median} [${s.min}-${s.max}]`;
-      })
+      .map(([k, s]) => `${k} ${s.median} [${s.min}-${s.max}]`)
+      .join(', ')}`,
+  );
+if (writeCpuUs.currentOverBefore)
+  console.log(
+    `  current/before (median of per-round ratios): ${Object.entries(writeCpuUs.currentOverBefore)
+      .map(([k, r]) => `${k} ${r}`)
       .join(', ')}`,
   );
 if (process.env.BENCH_WRITE_CPU_ONLY) process.exit(0);
@@ -455,6 +476,7 @@ for (const r of watchReqs) r.destroy();
 
 const result = {
   benchmark: 'devcluster',
+  writeCpu: writeCpuUs,
   writes: {
     count: WRITES,
     concurrency: WRITE_CONCURRENCY,
@@ -479,10 +501,12 @@ const result = {
   },
 };
 console.log(JSON.stringify(result, null, 2));
+const lr = writeCpuUs.perRequestUs.current;
 console.log(
   `devcluster: ${writesPerSecond} writes/s (HTTPS, fsync), list 10k nodes p50 ${result.list10kNodes.fullMs.p50} ms, ` +
     `limit=100 page p50 ${result.list10kNodes.limit100PageMs.p50} ms, watch fan-out ${delivered}/${WATCHERS * WATCH_EVENTS} ` +
-    `p99 ${result.watchFanout.deliveryMs.p99} ms, ${(heapPer10k / 1024 / 1024).toFixed(1)} MiB heap per 10k objects`,
+    `p99 ${result.watchFanout.deliveryMs.p99} ms, ${(heapPer10k / 1024 / 1024).toFixed(1)} MiB heap per 10k objects, ` +
+    `LoginRecord create/delete ${lr.loginRecordCreateUs.median}/${lr.loginRecordDeleteUs.median} us CPU`,
 );
 agent.destroy();
 await dev.close();
