@@ -4,11 +4,13 @@
 //    adjacent phases, alternating which goes first, BENCH_ROUNDS times: each round's ratio, then their median;
 //  - /healthz latency (p50/p99) while the logins run (the event loop must stay responsive: target p99 < 20 ms),
 //    next to that of a bare node:http server probed the same way at the same time: the latency the machine itself
-//    adds (a shared, oversubscribed machine delays every process, however idle its event loop);
+//    adds (a shared, oversubscribed machine delays every process, however idle its event loop); the probes run
+//    through the bare compares too, so both phases of a ratio bear their load alike;
 //  - CPU per login of the kapiserver process and of its dev cluster (from /proc: moved far less by other load on a
 //    shared machine than throughput), next to the CPU of one bare bcrypt compare; each split into its main thread
 //    (the event loop) and its other threads (kapiserver's: the bcrypt thread pool and V8's GC helpers), and this
-//    process's main thread (the HTTP client and the /healthz probes) per login;
+//    process's main thread (the HTTP client and the /healthz probes) per login; a bare compare's CPU is this
+//    process's thread pool's;
 //  - authenticated requests/s on a trivial endpoint (GET /oauth/userinfo: JWT verify + token store + user cache).
 // kapiserver runs as its own process as `npm start` runs it (its entry sizes the thread pool): `node dist/main.js`
 // after `npm run build`, or the TypeScript sources under tsx with BENCH_SERVER=tsx; BENCH_KAPISERVER_DIR=<checkout>
@@ -96,7 +98,7 @@ interface Round {
   bcryptPerSecond: number;
   loginsPerSecond: number;
   ratio: number;
-  /** CPU per compare of this process (bcrypt threads). */
+  /** CPU per compare of this process's thread pool (bcrypt). */
   bcryptCpuUs: number;
   kapiserverCpuUs: number;
   kapiserverMainCpuUs: number;
@@ -156,25 +158,48 @@ async function main() {
       client_secret: 'kubesphere',
     }).toString();
 
+    /** CPU microseconds of this process's other threads than the main one (the thread pool: bcrypt). */
+    const poolCpuMicros = () => cpuMicros() - (mainThreadCpuSeconds('self') ?? Number.NaN) * 1e6;
     const bareBcrypt = async (concurrency: number) => {
-      const cpu0 = cpuMicros();
+      const cpu0 = poolCpuMicros();
       const seconds = await pool(PER_PHASE, concurrency, async () => {
         if (!(await verify(password, hashed))) throw new Error('bcrypt verify failed');
       });
-      return { perSecond: PER_PHASE / seconds, cpuUs: (cpuMicros() - cpu0) / PER_PHASE };
+      return { perSecond: PER_PHASE / seconds, cpuUs: (poolCpuMicros() - cpu0) / PER_PHASE };
     };
-    const logins = async (concurrency: number, health: number[], bareHealth: number[]) => {
-      let storming = true;
+    /**
+     * /healthz probes of kapiserver and of the bare server, running through both phases of a round: the two phases
+     * share the probes' load (their client here, kapiserver's /healthz, the bare server), so the ratio compares logins
+     * with compares alone. Latencies are kept only while `sampling` (the logins).
+     */
+    const startProbes = (health: number[], bareHealth: number[]) => {
+      let running = true;
+      let sampling = false;
       const probe = async (target: string, samples: number[]) => {
-        while (storming) {
+        while (running) {
           const t0 = performance.now();
           const r = await request(target, { dispatcher: agent });
           await r.body.text();
-          samples.push(performance.now() - t0);
+          if (sampling) samples.push(performance.now() - t0);
           await new Promise((r) => setTimeout(r, PROBE_INTERVAL_MS));
         }
       };
-      const probers = [probe(`${url}/healthz`, health), probe(`${bare.url}/healthz`, bareHealth)];
+      const probers = Promise.all([
+        probe(`${url}/healthz`, health),
+        probe(`${bare.url}/healthz`, bareHealth),
+      ]);
+      return {
+        sample: (on: boolean) => {
+          sampling = on;
+        },
+        stop: () => {
+          running = false;
+          return probers;
+        },
+      };
+    };
+    const logins = async (concurrency: number, probes: ReturnType<typeof startProbes>) => {
+      probes.sample(true);
       let failures = 0;
       const cpu0 = cpuSample();
       const seconds = await pool(PER_PHASE, concurrency, async () => {
@@ -188,8 +213,7 @@ async function main() {
         if (r.statusCode !== 200) failures++;
       });
       const cpuUs = cpuSample().map((x, i) => ((x - cpu0[i]) * 1e6) / PER_PHASE);
-      storming = false;
-      await Promise.all(probers);
+      probes.sample(false);
       return {
         perSecond: PER_PHASE / seconds,
         kapiserverCpuUs: cpuUs[0],
@@ -208,9 +232,11 @@ async function main() {
       const bareHealth: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         // Alternating which phase goes first cancels a drift of the machine's load within a round.
+        const probes = startProbes(health, bareHealth);
         const b1 = r % 2 === 0 ? await bareBcrypt(concurrency) : undefined;
-        const l = await logins(concurrency, health, bareHealth);
+        const l = await logins(concurrency, probes);
         const b = b1 ?? (await bareBcrypt(concurrency));
+        await probes.stop();
         rounds.push({
           bcryptPerSecond: b.perSecond,
           loginsPerSecond: l.perSecond,
@@ -310,7 +336,7 @@ async function main() {
         `/healthz p99 ${c.healthzDuringLogins.p99ms} ms (target < ${TARGET.healthzP99Ms}; bare server ${c.healthzDuringLogins.bareServerP99ms} ms), ` +
         `CPU/login ${c.cpuUsPerLogin.kapiserver} us (bcrypt ${c.cpuUsPerLogin.bcryptCompare} us; main thread ` +
         `${c.cpuUsPerLogin.byThread.kapiserverMain} us, others besides bcrypt ${c.cpuUsPerLogin.byThread.kapiserverOthersBesidesBcrypt} us) ` +
-        `+ dev cluster ${c.cpuUsPerLogin.devcluster} us (main ${c.cpuUsPerLogin.byThread.devclusterMain} us) + client ${c.cpuUsPerLogin.byThread.benchClientMain} us`,
+        `+ dev cluster ${c.cpuUsPerLogin.devcluster} us (main ${c.cpuUsPerLogin.byThread.devclusterMain} us) + client and probes ${c.cpuUsPerLogin.byThread.benchClientMain} us`,
     );
     console.log(
       `oauth (${SERVER}): ${parts.join('; ')}; ${result.authenticatedRequests.requestsPerSecond} authenticated req/s; thread pool ${result.threadPoolSize}`,
