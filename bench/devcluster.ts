@@ -24,12 +24,13 @@ const WATCH_EVENTS = 100;
 
 // 0. CPU per create and per delete, in a dev cluster of its own process (compiled, as `npm start` runs it), so the
 // client's work is not counted: a ConfigMap next to a LoginRecord (a custom resource with a structural schema,
-// written as kapiserver writes one per login and deleted as its login-record controller prunes them), with a watch
-// on each resource as kapiserver's informers hold. Each round creates WRITE_CPU_OBJECTS of a kind at concurrency
-// 4, then deletes them, each phase ending when the watch has seen all its events; CPU is the sum over the process's
-// threads (/proc/<pid>/task/*/schedstat, nanoseconds), less the idle rate measured before the round. Medians over
-// rounds with [min-max], after a warm-up round. BENCH_DEVCLUSTER_BEFORE=<checkout> runs that checkout's dev cluster in the same rounds,
-// interleaved, for before/after ratios from one run; BENCH_WRITE_CPU_ONLY=1 stops after this section.
+// created as kapiserver creates one per login, with generateName and an ownerReference to its User, and deleted as
+// its login-record controller prunes them), with a watch on each resource as kapiserver's informers hold. Each round
+// creates WRITE_CPU_OBJECTS of a kind at concurrency 4, then deletes them, each phase ending when the watch has seen
+// all its events; CPU is the sum over the process's threads (/proc/<pid>/task/*/schedstat, nanoseconds), less the
+// idle rate measured before the round. Medians over rounds with [min-max], after a warm-up round.
+// BENCH_DEVCLUSTER_BEFORE=<checkout> runs that checkout's dev cluster in the same rounds, interleaved, for
+// before/after ratios from one run; BENCH_WRITE_CPU_ONLY=1 stops after this section.
 const WRITE_CPU_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const WRITE_CPU_OBJECTS = 1000;
 const WRITE_CPU_CONCURRENCY = 4;
@@ -152,11 +153,11 @@ const writeKinds = {
   },
   loginRecord: {
     path: `${IAM}/loginrecords`,
-    body: (i: number, ownerUid: string) => ({
+    body: (_i: number, ownerUid: string) => ({
       apiVersion: `${IAM_GROUP}/${IAM_VERSION}`,
       kind: 'LoginRecord',
       metadata: {
-        name: `admin-cpu-${i}`,
+        generateName: 'admin-',
         labels: { 'iam.kubesphere.io/user-ref': 'admin' },
         ownerReferences: [
           { apiVersion: `${IAM_GROUP}/${IAM_VERSION}`, kind: 'User', name: 'admin', uid: ownerUid },
