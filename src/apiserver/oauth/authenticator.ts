@@ -55,8 +55,11 @@ export class PasswordAuthenticator {
 
   /** Epoch ms until which the login name is locked out (store lock, or a user whose status says so), or undefined. */
   async lockedUntil(login: string, user: UserObject | undefined): Promise<number | undefined> {
-    const stored = await this.store.lockedUntil(`user:${user?.metadata.name ?? login}`);
-    if (stored !== undefined) return stored;
+    return (await this.store.lockedUntil(`user:${user?.metadata.name ?? login}`)) ?? this.statusLock(user);
+  }
+
+  /** Until when the user's status says its lockout lasts (AuthLimitExceeded), or undefined. */
+  private statusLock(user: UserObject | undefined): number | undefined {
     if (user?.status?.state === 'AuthLimitExceeded') {
       const since = Date.parse(user.status.lastTransitionTime ?? '') || 0;
       const until = since + this.options().authenticateRateLimiterDuration;
@@ -81,11 +84,9 @@ export class PasswordAuthenticator {
     const source = `source:${sourceAddress}`;
     const user = this.users.lookup(login);
     const key = user?.metadata.name ?? login;
-    // Both locks read at once (one round trip to Redis); the failure counters are touched only on a failure.
-    const [sourceLock, userLock] = await Promise.all([
-      this.store.lockedUntil(source),
-      this.lockedUntil(login, user),
-    ]);
+    // Both locks read at once (one Redis MGET); the failure counters are touched only on a failure.
+    const [sourceLock, storedUserLock] = await this.store.lockedUntilEach([source, `user:${key}`]);
+    const userLock = storedUserLock ?? this.statusLock(user);
     if (sourceLock !== undefined)
       throw this.throttled('too many failed logins from this address', sourceLock);
     if (userLock !== undefined && (await this.store.failureCount(source, window)) > 0) {

@@ -100,6 +100,20 @@ export function tokenStoreConformance(
     },
   );
 
+  storeTest("lockedUntilEach reads each subject's lock at once", async (s, clock) => {
+    const [short, long, free] = [user(), user(), user()];
+    assert.deepEqual(await s.lockedUntilEach([short, long]), [undefined, undefined]);
+    await s.lock(short, 1000);
+    await s.lock(long, 60_000);
+    const [a, b, c] = await s.lockedUntilEach([short, long, free]);
+    assert.equal(a, await s.lockedUntil(short));
+    assert.equal(b, await s.lockedUntil(long));
+    assert.ok(a !== undefined && b !== undefined && b > a);
+    assert.equal(c, undefined);
+    clock.advance(1300);
+    assert.deepEqual(await s.lockedUntilEach([short, long, free]), [undefined, b, undefined]);
+  });
+
   storeTest('consume succeeds exactly once, even when raced', async (s) => {
     const u = user();
     const t = tok();

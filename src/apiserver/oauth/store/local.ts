@@ -148,9 +148,16 @@ export class LocalTokenStore implements TokenStore {
     this.locks.set(username, until);
   }
 
-  async lockedUntil(username: string): Promise<number | undefined> {
-    const until = this.locks.get(username);
-    return until !== undefined && until > this.clock.now() ? until : undefined;
+  async lockedUntil(subject: string): Promise<number | undefined> {
+    return (await this.lockedUntilEach([subject]))[0];
+  }
+
+  async lockedUntilEach(subjects: readonly string[]): Promise<(number | undefined)[]> {
+    const now = this.clock.now();
+    return subjects.map((subject) => {
+      const until = this.locks.get(subject);
+      return until !== undefined && until > now ? until : undefined;
+    });
   }
 
   async putRecord(kind: string, id: string, value: string, ttlMs: number): Promise<void> {

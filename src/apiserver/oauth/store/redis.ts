@@ -192,12 +192,18 @@ export class RedisTokenStore implements TokenStore {
     });
   }
 
-  async lockedUntil(username: string): Promise<number | undefined> {
+  async lockedUntil(subject: string): Promise<number | undefined> {
+    return (await this.lockedUntilEach([subject]))[0];
+  }
+
+  async lockedUntilEach(subjects: readonly string[]): Promise<(number | undefined)[]> {
     return this.guard(async () => {
-      const v = await this.redis.get(lockKey(username));
-      if (v === null) return undefined;
-      const until = Number(v);
-      return until > this.clock.now() ? until : undefined;
+      const values = await this.redis.mget(subjects.map(lockKey));
+      const now = this.clock.now();
+      return values.map((v) => {
+        const until = v === null ? 0 : Number(v);
+        return until > now ? until : undefined;
+      });
     });
   }
 

@@ -29,6 +29,8 @@ export interface TokenStore {
   lock(subject: string, durationMs: number): Promise<void>;
   /** Epoch ms until which the subject is locked, or undefined. */
   lockedUntil(subject: string): Promise<number | undefined>;
+  /** lockedUntil of each subject, read at once (one Redis MGET: a login's source and user). */
+  lockedUntilEach(subjects: readonly string[]): Promise<(number | undefined)[]>;
   // Short-lived records of the authorization flow (codes, pending authorizations, sign-in sessions), shared by every
   // replica. `id` is a secret (a code, a session id): it is stored as a digest, like tokens.
   /** Keeps `value` under (kind, id) for `ttlMs` (> 0), replacing any earlier one. */
