@@ -74,7 +74,7 @@ function searchOf(request: FastifyRequest): string {
 /** The v1alpha3 definition of a type the cluster serves; undefined when v1alpha2's search is to answer instead. */
 async function v1alpha3Definition(svc: ResourceService, resource: string): Promise<ResourceDef | undefined> {
   const def = RESOURCE_BY_NAME.get(resource);
-  if (def && (await svc.served(def))) return def;
+  if (def && (!def.optional || (await svc.served(def)))) return def;
   if (legacyDefinition(resource)) return undefined;
   throw notSupported(resource);
 }

@@ -12,6 +12,8 @@ const SYNC_WAIT_MS = 15_000;
 export class ResourceService {
   readonly discovery: Discovery;
   private usage?: NodeUsage;
+  /** The always-served types' informers once synced (they stay synced): a request asks for them with one lookup. */
+  private readonly ready = new Map<ResourceDef, Informer>();
 
   constructor(
     private readonly cache: ClusterCache,
@@ -38,6 +40,8 @@ export class ResourceService {
 
   /** The type's informer once synced; a 404 Status when the orchestrator does not serve it. */
   async synced(def: ResourceDef): Promise<Informer> {
+    const ready = this.ready.get(def);
+    if (ready) return ready;
     if (!(await this.served(def))) {
       throw notFoundMessage(
         `the cluster does not serve ${def.name} (${def.ref.group || 'core'}/${def.ref.version})`,
@@ -48,6 +52,7 @@ export class ResourceService {
     if (!(await inf.waitForSync(SYNC_WAIT_MS))) {
       throw serviceUnavailable(`the cache of ${def.name} has not synced yet; retry shortly`);
     }
+    if (!def.optional) this.ready.set(def, inf);
     return inf;
   }
 
