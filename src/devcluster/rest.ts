@@ -83,6 +83,9 @@ export interface Selectors {
 
 const keyOf = (ns: string, name: string) => `${ns}\u0000${name}`;
 
+/** Names drawn for one generateName create before it fails as AlreadyExists (kube-apiserver's count). */
+const GENERATE_NAME_TRIES = 8;
+
 /** The finalizer a deletion's propagationPolicy adds (Background adds none). */
 const GC_FINALIZERS: Record<string, string | undefined> = {
   Foreground: 'foregroundDeletion',
@@ -268,12 +271,12 @@ export class Rest {
         );
       meta.namespace = ns;
     } else delete meta.namespace;
-    if (
+    const res = storageKey(d);
+    const generated =
       (meta.name === undefined || meta.name === '') &&
       typeof meta.generateName === 'string' &&
-      meta.generateName
-    )
-      meta.name = `${meta.generateName}${randomSuffix()}`;
+      meta.generateName !== '';
+    if (generated) meta.name = this.generatedName(res, d.namespaced ? ns : '', meta.generateName as string);
     const name = typeof meta.name === 'string' ? meta.name : '';
     if (!name)
       throw invalid(d.group, d.kind, '', [
@@ -293,7 +296,6 @@ export class Rest {
         },
       ]);
     this.checkNamespace(d, ns);
-    const res = storageKey(d);
     if (this.store.get(res, d.namespaced ? ns : '', name)) throw alreadyExists(d.group, d.resource, name);
     const now = nowSeconds();
     meta.uid = newUid();
@@ -310,6 +312,17 @@ export class Rest {
     const entry = this.write(d, d.namespaced ? ns : '', name, o, undefined, opts, operation);
     if (!opts.dryRun) strategy.afterCreate(entry, this.ctx);
     return entry;
+  }
+
+  /**
+   * `prefix` plus a random suffix that no stored object has yet: a taken name is drawn again, up to 8 times in all,
+   * as kube-apiserver does since 1.30 (RetryGenerateName); the last draw stands and then fails as AlreadyExists.
+   */
+  private generatedName(res: string, ns: string, prefix: string): string {
+    let name = `${prefix}${randomSuffix()}`;
+    for (let tries = 1; tries < GENERATE_NAME_TRIES && this.store.get(res, ns, name); tries++)
+      name = `${prefix}${randomSuffix()}`;
+    return name;
   }
 
   /** Shared final step of every write: validation, metadata bookkeeping, no-op detection, storage. */
