@@ -16,7 +16,8 @@
 //        but one of a single key is a new Set each time.
 //   inf.keysWithLabel(k, v?)        -> Set of keys carrying label k (= v when given).
 //   inf.addIndex(name, obj => string[]); inf.keysByIndex(name, value) -> Set of keys  (client-go style indexers).
-//   inf.sorted('creationTimestamp' | 'name' | keyFn) -> Entry[] kept sorted ascending incrementally (do not mutate);
+//   inf.sorted('creationTimestamp' | 'name' | keyFn, namespace?) -> Entry[] (of one namespace when given) kept sorted
+//        ascending incrementally (do not mutate);
 //        keyFn(obj) -> number is computed once per entry (the view's identity is the function); ties by name, namespace.
 //   inf.comparator(order)           -> that order as a comparison of any two entries (to sort a few candidates).
 //   inf.generation / inf.membershipGeneration -> change on every event / only when an object is added or removed

@@ -110,6 +110,8 @@ export class Informer {
   /** index name -> key -> values (to remove an old entry without re-parsing it) */
   private readonly customValues = new Map<string, Map<string, string[]>>();
   private readonly sortedViews = new Map<SortOrder, SortedView>();
+  /** namespace -> the sorted views of its entries asked for (dropped when the namespace has no entry left). */
+  private readonly namespaceViews = new Map<string, Map<SortOrder, SortedView>>();
   private readonly handlers = new Set<EventHandler>();
   private readonly syncWaiters = new Set<() => void>();
   private synced = false;
@@ -238,11 +240,11 @@ export class Informer {
 
   /**
    * Entries in ascending order of `by`: creation time, name, or a key function's number (ties by name then
-   * namespace). Built on first use, then maintained incrementally: callers page through it without sorting.
-   * Do not mutate.
+   * namespace); only those of `namespace` when given. Built on first use, then maintained incrementally: callers page
+   * through it without sorting, and a namespace's page never walks past other namespaces' entries. Do not mutate.
    */
-  sorted(by: SortOrder): readonly Entry[] {
-    return this.view(by).entries;
+  sorted(by: SortOrder, namespace?: string): readonly Entry[] {
+    return (namespace === undefined ? this.view(by) : this.namespaceView(by, namespace)).entries;
   }
 
   /** The order of `sorted(by)` as a comparison of any two of this informer's entries. */
@@ -269,6 +271,26 @@ export class Informer {
       view = new SortedView(by, this.items.values());
       this.sortedViews.set(by, view);
     }
+    return view;
+  }
+
+  private namespaceView(by: SortOrder, namespace: string): SortedView {
+    let views = this.namespaceViews.get(namespace);
+    let view = views?.get(by);
+    if (view) return view;
+    const entries: Entry[] = [];
+    for (const key of this.keysInNamespace(namespace)) {
+      const e = this.items.get(key);
+      if (e) entries.push(e);
+    }
+    view = new SortedView(by, entries);
+    // A namespace without entries keeps no views: it may never have any (any name can be asked for).
+    if (entries.length === 0) return view;
+    if (!views) {
+      views = new Map();
+      this.namespaceViews.set(namespace, views);
+    }
+    views.set(by, view);
     return view;
   }
 
@@ -482,6 +504,7 @@ export class Informer {
       // Fast path for the first list: build views once instead of inserting one by one.
       const views = [...this.sortedViews.keys()];
       this.sortedViews.clear();
+      this.namespaceViews.clear();
       for (const raw of objs) {
         const obj = this.normalize(raw);
         const entry = this.makeEntry(obj);
@@ -516,6 +539,7 @@ export class Informer {
     this.indexLabels(entry);
     for (const [name, fn] of this.customIndexers) this.indexCustom(name, fn, entry.key, obj);
     for (const view of this.sortedViews.values()) view.add(entry, obj);
+    for (const view of this.namespaceViews.get(entry.namespace)?.values() ?? []) view.add(entry, obj);
   }
 
   /**
@@ -536,6 +560,8 @@ export class Informer {
       this.addCustom(name, entry.key, after);
     }
     for (const view of this.sortedViews.values()) view.replace(old, entry, obj);
+    for (const view of this.namespaceViews.get(entry.namespace)?.values() ?? [])
+      view.replace(old, entry, obj);
   }
 
   private indexLabels(entry: Entry): void {
@@ -594,6 +620,9 @@ export class Informer {
     this.unindexLabels(entry);
     for (const name of this.customIndexers.keys()) this.unindexCustom(name, entry.key);
     for (const view of this.sortedViews.values()) view.remove(entry);
+    const views = this.namespaceViews.get(entry.namespace);
+    if (views && !this.nsIndex.has(entry.namespace)) this.namespaceViews.delete(entry.namespace);
+    else for (const view of views?.values() ?? []) view.remove(entry);
   }
 
   private changed(membership: boolean): void {

@@ -198,3 +198,38 @@ test('non-ASCII text survives the cache and a list page byte for byte', async ()
     await server.close();
   }
 });
+
+test("a namespace's sorted view holds only its entries, follows changes, and is rebuilt after the namespace empties", async () => {
+  const server = await startTinyApiServer('/api/v1/configmaps');
+  const own = new ClusterCache(server.connection());
+  const cm = (name: string, namespace: string, created: string) => ({
+    metadata: { name, namespace, creationTimestamp: created },
+  });
+  try {
+    server.put(cm('b', 'one', '2024-01-02T00:00:00Z'));
+    server.put(cm('a', 'one', '2024-01-03T00:00:00Z'));
+    server.put(cm('c', 'two', '2024-01-01T00:00:00Z'));
+    const inf = own.informer({ group: '', version: 'v1', resource: 'configmaps' });
+    assert.equal(await inf.waitForSync(10_000), true);
+    const keys = (ns: string) => inf.sorted('creationTimestamp', ns).map((e) => e.key);
+    assert.deepEqual(keys('one'), ['one/b', 'one/a']);
+    assert.deepEqual(keys('two'), ['two/c']);
+    assert.deepEqual(keys('none'), []);
+
+    server.put(cm('d', 'one', '2024-01-01T00:00:00Z'));
+    server.del('c', 'two');
+    await until(() => inf.get('one', 'd') !== undefined && inf.get('two', 'c') === undefined, 'changes');
+    assert.deepEqual(keys('one'), ['one/d', 'one/b', 'one/a']);
+    assert.deepEqual(keys('two'), []);
+    server.put(cm('e', 'two', '2024-01-05T00:00:00Z'));
+    await until(() => inf.get('two', 'e') !== undefined, 'e');
+    assert.deepEqual(keys('two'), ['two/e']);
+    assert.deepEqual(
+      inf.sorted('creationTimestamp').map((e) => e.key),
+      ['one/d', 'one/b', 'one/a', 'two/e'],
+    );
+  } finally {
+    await own.close();
+    await server.close();
+  }
+});

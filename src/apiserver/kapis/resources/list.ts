@@ -202,9 +202,15 @@ export function listPage(
   const order = sortOrderOf(def, q);
   const offset = q.limit === undefined ? 0 : (q.page - 1) * q.limit;
   const wanted = q.limit === undefined ? Number.POSITIVE_INFINITY : offset + q.limit;
-  const n = inf.size;
+  // A page in a namespace walks that namespace's own view: other namespaces' entries never cost a step.
+  const n = namespace === undefined ? inf.size : inf.keysInNamespace(namespace).size;
   if (sets.length === 0 && preds.length === 0) {
     return { entries: sliceOf(inf.sorted(order), q.ascending, offset, wanted), total: n };
+  }
+  if (!names && namespace !== undefined && sets.length === 1 && preds.length === 0) {
+    // The namespace alone: the page is a slice of its view.
+    const all = inf.sorted(order, namespace);
+    return { entries: sliceOf(all, q.ascending, offset, wanted), total: all.length };
   }
   if (names && sets.length === 1 && preds.length === 0 && typeof order === 'string') {
     // The name filter alone, in an order its answer remembers: the page is a slice.
@@ -238,7 +244,7 @@ export function listPage(
   }
 
   // Walk the order until the page is full or every match has been seen (checked matches are not checked again).
-  const view = inf.sorted(order);
+  const view = inf.sorted(order, namespace);
   const hits = matched && new Set(matched);
   const match = hits ? (e: Entry) => hits.has(e) : matcher(c);
   const entries: Entry[] = [];
