@@ -49,7 +49,8 @@ export class KubeRest {
       bodyTimeout: TIMEOUT_MS,
     });
     if (unread && res.statusCode < 300) {
-      await res.body.dump();
+      // Read to the end whatever its size (dump's default stops at 128 KiB by closing the connection).
+      await res.body.dump({ limit: Number.MAX_SAFE_INTEGER });
       return undefined as T;
     }
     const text = await res.body.text();
