@@ -202,8 +202,9 @@ export function benchNode(i: number): unknown {
 }
 
 /** Runs a command to completion in `cwd`, its output shown; throws when it fails. */
+/** Runs a set-up command; its output goes to stderr, so a bench's stdout stays one JSON document and its summary. */
 export function run(cwd: string, command: string, args: string[]): void {
-  const r = spawnSync(command, args, { cwd, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync(command, args, { cwd, stdio: ['ignore', process.stderr, 'inherit'] });
   if (r.status !== 0) throw new Error(`${command} ${args.join(' ')} in ${cwd} exited ${r.status}`);
 }
 
