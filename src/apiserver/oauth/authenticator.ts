@@ -40,6 +40,11 @@ const MAX_LAST_LOGINS_KEPT = 1024;
 /** A source may fail this many times the per-user limit (several users may share one address, e.g. behind NAT). */
 const SOURCE_FAILURE_FACTOR = 5;
 
+/** The token store subject a login name's failures and lock are kept under: the user's name, or the name as typed. */
+function userSubject(login: string, user: UserObject | undefined): string {
+  return `user:${user?.metadata.name ?? login}`;
+}
+
 export class PasswordAuthenticator {
   /** When each user's lastLoginTime write was last queued (epoch ms). */
   private readonly lastLoginQueued = new Map<string, number>();
@@ -55,7 +60,7 @@ export class PasswordAuthenticator {
 
   /** Epoch ms until which the login name is locked out (store lock, or a user whose status says so), or undefined. */
   async lockedUntil(login: string, user: UserObject | undefined): Promise<number | undefined> {
-    return (await this.store.lockedUntil(`user:${user?.metadata.name ?? login}`)) ?? this.statusLock(user);
+    return (await this.store.lockedUntil(userSubject(login, user))) ?? this.statusLock(user);
   }
 
   /** Until when the user's status says its lockout lasts (AuthLimitExceeded), or undefined. */
@@ -84,8 +89,9 @@ export class PasswordAuthenticator {
     const source = `source:${sourceAddress}`;
     const user = this.users.lookup(login);
     const key = user?.metadata.name ?? login;
+    const subject = userSubject(login, user);
     // Both locks read at once (one Redis MGET); the failure counters are touched only on a failure.
-    const [sourceLock, storedUserLock] = await this.store.lockedUntilEach([source, `user:${key}`]);
+    const [sourceLock, storedUserLock] = await this.store.lockedUntilEach([source, subject]);
     const userLock = storedUserLock ?? this.statusLock(user);
     if (sourceLock !== undefined)
       throw this.throttled('too many failed logins from this address', sourceLock);
@@ -99,9 +105,9 @@ export class PasswordAuthenticator {
         await this.store.lock(source, window);
         this.logger.warn({ source: sourceAddress }, 'too many failed logins: source throttled');
       }
-      const failures = await this.store.recordFailure(`user:${key}`, window);
+      const failures = await this.store.recordFailure(subject, window);
       if (failures >= opts.authenticateRateLimiterMaxTries) {
-        await this.store.lock(`user:${key}`, window);
+        await this.store.lock(subject, window);
         if (user) {
           this.logger.warn({ user: key }, 'too many failed logins: user locked');
           this.users
