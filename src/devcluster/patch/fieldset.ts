@@ -163,14 +163,8 @@ export function fieldsV1Of(obj: Obj, type: string): Obj | undefined {
   root.node = tree;
   const attach = (p: WalkPath): TreeNode => {
     if (p.node) return p.node;
-    const parent = attach(p.parent as WalkPath);
-    let node = parent.children.get(p.el);
-    if (!node) {
-      node = newNode();
-      parent.children.set(p.el, node);
-    }
-    p.node = node;
-    return node;
+    p.node = childNode(attach(p.parent as WalkPath), p.el);
+    return p.node;
   };
   addObject(obj, type, root, {
     add: (p) => {
@@ -187,6 +181,16 @@ interface TreeNode {
 
 const newNode = (): TreeNode => ({ member: false, children: new Map() });
 
+/** `parent`'s child under path element `pe`, made when missing. */
+function childNode(parent: TreeNode, pe: string): TreeNode {
+  let node = parent.children.get(pe);
+  if (!node) {
+    node = newNode();
+    parent.children.set(pe, node);
+  }
+  return node;
+}
+
 /**
  * FieldsV1 tree for a set of paths: each node's children in sorted order (the order of the sorted paths), a member
  * that has children marked `".": {}` first, one without written `{}`.
@@ -195,14 +199,7 @@ export function toFieldsV1(set: Set<string>): Obj {
   const root = newNode();
   for (const k of set) {
     let node = root;
-    for (const pe of keyPath(k)) {
-      let next = node.children.get(pe);
-      if (!next) {
-        next = newNode();
-        node.children.set(pe, next);
-      }
-      node = next;
-    }
+    for (const pe of keyPath(k)) node = childNode(node, pe);
     node.member = true;
   }
   return encodeTree(root);
