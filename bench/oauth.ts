@@ -11,6 +11,11 @@
 //    (the event loop) and its other threads (kapiserver's: the bcrypt thread pool and V8's GC helpers), and this
 //    process's main thread (the HTTP client and the /healthz probes) per login; a bare compare's CPU is this
 //    process's thread pool's;
+//  - logins/s through a bare login server measured in the same rounds: node:http in its own process, its thread pool
+//    sized alike, that reads the form, makes the same compare and answers a random token, and nothing else. It is
+//    the floor of a login over HTTP on this machine (the HTTP exchange and this client's request cost CPU the bare
+//    compares do not), so kapiserver's distance to it is what kapiserver's own work costs (client checks, lockouts,
+//    tokens, the LoginRecord and its pruning). Reported beside the target's ratio, not instead of it;
 //  - authenticated requests/s on a trivial endpoint (GET /oauth/userinfo: JWT verify + token store + user cache).
 // kapiserver runs as its own process as `npm start` runs it (its entry sizes the thread pool): `node dist/main.js`
 // after `npm run build`, or the TypeScript sources under tsx with BENCH_SERVER=tsx; BENCH_KAPISERVER_DIR=<checkout>
@@ -94,6 +99,43 @@ async function startBareServer(): Promise<{ child: ChildProcessWithoutNullStream
   return { child, url: `http://127.0.0.1:${port}` };
 }
 
+/**
+ * A login over HTTP and nothing else, in its own process: reads the form, compares its password with `hashed`
+ * (the same @node-rs/bcrypt call and thread pool size as kapiserver's), answers a random bearer token or 401.
+ */
+async function startBareLoginServer(
+  hashed: string,
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+  const code = `
+    const { verify } = require('@node-rs/bcrypt');
+    const { randomBytes } = require('node:crypto');
+    require('node:http').createServer((q, s) => {
+      const chunks = [];
+      q.on('data', (c) => chunks.push(c));
+      q.on('end', async () => {
+        const form = new URLSearchParams(Buffer.concat(chunks).toString());
+        const ok = await verify(form.get('password') ?? '', process.env.BENCH_HASH);
+        s.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
+        s.end(JSON.stringify(ok ? { access_token: randomBytes(32).toString('base64url'), token_type: 'Bearer' } : { error: 'invalid_grant' }));
+      });
+    })
+      // Idle between its phases for longer than node's default 5 s: kept open as fastify's 72 s keeps kapiserver's.
+      .setTimeout(0).on('listening', function () { this.keepAliveTimeout = 72_000 })
+      .listen(0, '127.0.0.1', function () { console.log(this.address().port) });`;
+  const child = ownChild(
+    spawn(process.execPath, ['-e', code], {
+      cwd: resolve(import.meta.dirname, '..'),
+      env: { ...process.env, BENCH_HASH: hashed, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE },
+    }),
+  );
+  child.stderr.pipe(process.stderr);
+  const port = await new Promise<string>((res, rej) => {
+    child.stdout.once('data', (d: Buffer) => res(d.toString().trim()));
+    child.once('exit', (c) => rej(new Error(`bare login server exited (${c})`)));
+  });
+  return { child, url: `http://127.0.0.1:${port}` };
+}
+
 interface Round {
   bcryptPerSecond: number;
   loginsPerSecond: number;
@@ -106,19 +148,25 @@ interface Round {
   devclusterMainCpuUs: number;
   clientMainCpuUs: number;
   failures: number;
+  bareLoginsPerSecond: number;
+  /** CPU per login of the bare login server: its main thread, and every thread (its compare included). */
+  bareLoginServerMainCpuUs: number;
+  bareLoginServerCpuUs: number;
+  bareLoginClientMainCpuUs: number;
 }
 
 async function main() {
-  const password = 'Bench-Passw0rd';
-  const hashed = await hash(password, { cost: BCRYPT_COST });
-  await verify(password, hashed);
+  // kapiserver's admin password: the bare compares and the bare login server check the same one, at the same cost.
+  const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
+  const hashed = await hash(adminPassword, { cost: BCRYPT_COST });
+  await verify(adminPassword, hashed);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-oauth-'));
   const dev = await startDevClusterProcess(join(dataDir, 'cluster'), {
     nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF, 'devcluster')}`] : [],
+    compiled: SERVER === 'dist' && process.env.BENCH_DEVCLUSTER_TSX !== '1',
   });
   ownChild(dev.child);
-  const adminPassword = `Bench-${randomBytes(9).toString('base64url')}`;
   const command =
     SERVER === 'tsx'
       ? {
@@ -138,6 +186,7 @@ async function main() {
   });
   const agent = new Agent({ connections: 64 });
   const bare = await startBareServer();
+  const bareLogin = await startBareLoginServer(hashed);
   try {
     const url = `http://127.0.0.1:${(await server.listening).port}`;
     await login({ url, adminPassword });
@@ -163,7 +212,7 @@ async function main() {
     const bareBcrypt = async (concurrency: number) => {
       const cpu0 = poolCpuMicros();
       const seconds = await pool(PER_PHASE, concurrency, async () => {
-        if (!(await verify(password, hashed))) throw new Error('bcrypt verify failed');
+        if (!(await verify(adminPassword, hashed))) throw new Error('bcrypt verify failed');
       });
       return { perSecond: PER_PHASE / seconds, cpuUs: (poolCpuMicros() - cpu0) / PER_PHASE };
     };
@@ -198,12 +247,11 @@ async function main() {
         },
       };
     };
-    const logins = async (concurrency: number, probes: ReturnType<typeof startProbes>) => {
-      probes.sample(true);
+    /** PER_PHASE password logins at `target`, `concurrency` at a time: the seconds they took and the failures. */
+    const postLogins = async (target: string, concurrency: number) => {
       let failures = 0;
-      const cpu0 = cpuSample();
       const seconds = await pool(PER_PHASE, concurrency, async () => {
-        const r = await request(`${url}/oauth/token`, {
+        const r = await request(target, {
           method: 'POST',
           dispatcher: agent,
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -212,6 +260,12 @@ async function main() {
         await r.body.text();
         if (r.statusCode !== 200) failures++;
       });
+      return { seconds, failures };
+    };
+    const logins = async (concurrency: number, probes: ReturnType<typeof startProbes>) => {
+      probes.sample(true);
+      const cpu0 = cpuSample();
+      const { seconds, failures } = await postLogins(`${url}/oauth/token`, concurrency);
       const cpuUs = cpuSample().map((x, i) => ((x - cpu0[i]) * 1e6) / PER_PHASE);
       probes.sample(false);
       return {
@@ -224,6 +278,24 @@ async function main() {
         failures,
       };
     };
+    const bareLoginPid = bareLogin.child.pid ?? 0;
+    const bareLoginCpu = () => [
+      cpuSeconds(bareLoginPid)?.self ?? Number.NaN,
+      mainThreadCpuSeconds(bareLoginPid) ?? Number.NaN,
+      mainThreadCpuSeconds('self') ?? Number.NaN,
+    ];
+    const bareLogins = async (concurrency: number) => {
+      const cpu0 = bareLoginCpu();
+      const { seconds, failures } = await postLogins(`${bareLogin.url}/oauth/token`, concurrency);
+      if (failures > 0) throw new Error(`${failures} logins at the bare login server failed`);
+      const [all, main, client] = bareLoginCpu().map((x, i) => ((x - cpu0[i]) * 1e6) / PER_PHASE);
+      return {
+        perSecond: PER_PHASE / seconds,
+        serverCpuUs: all,
+        serverMainCpuUs: main,
+        clientMainCpuUs: client,
+      };
+    };
 
     const byConcurrency = [];
     for (const concurrency of CONCURRENCIES) {
@@ -231,12 +303,25 @@ async function main() {
       const health: number[] = [];
       const bareHealth: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
-        // Alternating which phase goes first cancels a drift of the machine's load within a round.
+        // Rotating which phase goes first cancels a drift of the machine's load within a round.
         const probes = startProbes(health, bareHealth);
-        const b1 = r % 2 === 0 ? await bareBcrypt(concurrency) : undefined;
-        const l = await logins(concurrency, probes);
-        const b = b1 ?? (await bareBcrypt(concurrency));
+        let b: Awaited<ReturnType<typeof bareBcrypt>> | undefined;
+        let l: Awaited<ReturnType<typeof logins>> | undefined;
+        let bl: Awaited<ReturnType<typeof bareLogins>> | undefined;
+        const phases = [
+          async () => {
+            b = await bareBcrypt(concurrency);
+          },
+          async () => {
+            l = await logins(concurrency, probes);
+          },
+          async () => {
+            bl = await bareLogins(concurrency);
+          },
+        ];
+        for (let i = 0; i < phases.length; i++) await phases[(r + i) % phases.length]();
         await probes.stop();
+        if (!b || !l || !bl) throw new Error('a phase did not run');
         rounds.push({
           bcryptPerSecond: b.perSecond,
           loginsPerSecond: l.perSecond,
@@ -248,6 +333,10 @@ async function main() {
           devclusterMainCpuUs: l.devclusterMainCpuUs,
           clientMainCpuUs: l.clientMainCpuUs,
           failures: l.failures,
+          bareLoginsPerSecond: bl.perSecond,
+          bareLoginServerCpuUs: bl.serverCpuUs,
+          bareLoginServerMainCpuUs: bl.serverMainCpuUs,
+          bareLoginClientMainCpuUs: bl.clientMainCpuUs,
         });
       }
       health.sort((a, b) => a - b);
@@ -267,6 +356,20 @@ async function main() {
         loginsPerSecond: round1(median(rounds.map((x) => x.loginsPerSecond))),
         bcryptVerifyPerSecond: round1(median(rounds.map((x) => x.bcryptPerSecond))),
         loginFailures: rounds.reduce((n, x) => n + x.failures, 0),
+        // The floor of a login over HTTP here (no target of its own): its ratio to the bare compares, kapiserver's
+        // ratio to it, and its CPU per login (the server's main thread, every thread, this process's main thread).
+        bareLoginServer: {
+          loginsPerSecond: round1(median(rounds.map((x) => x.bareLoginsPerSecond))),
+          toBcryptRatio: round2(median(rounds.map((x) => x.bareLoginsPerSecond / x.bcryptPerSecond))),
+          kapiserverToItRatio: round2(median(rounds.map((x) => x.loginsPerSecond / x.bareLoginsPerSecond))),
+          cpuUsPerLogin: {
+            serverMain: Math.round(median(rounds.map((x) => x.bareLoginServerMainCpuUs))),
+            serverBesidesBcrypt: Math.round(
+              median(rounds.map((x) => x.bareLoginServerCpuUs)) - median(rounds.map((x) => x.bcryptCpuUs)),
+            ),
+            benchClientMain: Math.round(median(rounds.map((x) => x.bareLoginClientMainCpuUs))),
+          },
+        },
         // kapiserver's CPU per login (event loop and bcrypt threads), the part that is not one bcrypt compare,
         // and the dev cluster's (the LoginRecord write and its watchers).
         // Per thread: the main threads' (event loops') and the other threads' (kapiserver's: bcrypt and GC; the dev
@@ -298,6 +401,9 @@ async function main() {
           ratio: round2(x.ratio),
           loginsPerSecond: round1(x.loginsPerSecond),
           bcryptPerSecond: round1(x.bcryptPerSecond),
+          bareLoginsPerSecond: round1(x.bareLoginsPerSecond),
+          kapiserverMainCpuUs: Math.round(x.kapiserverMainCpuUs),
+          devclusterMainCpuUs: Math.round(x.devclusterMainCpuUs),
         })),
       });
     }
@@ -336,7 +442,9 @@ async function main() {
         `/healthz p99 ${c.healthzDuringLogins.p99ms} ms (target < ${TARGET.healthzP99Ms}; bare server ${c.healthzDuringLogins.bareServerP99ms} ms), ` +
         `CPU/login ${c.cpuUsPerLogin.kapiserver} us (bcrypt ${c.cpuUsPerLogin.bcryptCompare} us; main thread ` +
         `${c.cpuUsPerLogin.byThread.kapiserverMain} us, others besides bcrypt ${c.cpuUsPerLogin.byThread.kapiserverOthersBesidesBcrypt} us) ` +
-        `+ dev cluster ${c.cpuUsPerLogin.devcluster} us (main ${c.cpuUsPerLogin.byThread.devclusterMain} us) + client and probes ${c.cpuUsPerLogin.byThread.benchClientMain} us`,
+        `+ dev cluster ${c.cpuUsPerLogin.devcluster} us (main ${c.cpuUsPerLogin.byThread.devclusterMain} us) + client and probes ${c.cpuUsPerLogin.byThread.benchClientMain} us; ` +
+        `bare login server ${c.bareLoginServer.toBcryptRatio} of the compares (kapiserver ${c.bareLoginServer.kapiserverToItRatio} of it; ` +
+        `its main thread ${c.bareLoginServer.cpuUsPerLogin.serverMain} us/login, client ${c.bareLoginServer.cpuUsPerLogin.benchClientMain} us)`,
     );
     console.log(
       `oauth (${SERVER}): ${parts.join('; ')}; ${result.authenticatedRequests.requestsPerSecond} authenticated req/s; thread pool ${result.threadPoolSize}`,
@@ -349,6 +457,7 @@ async function main() {
     }
     await agent.close();
     bare.child.kill('SIGTERM');
+    bareLogin.child.kill('SIGTERM');
     await dev.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

@@ -42,7 +42,8 @@ export interface DevClusterProcess extends DevCluster {
 
 /**
  * Runs `kapiserver devcluster` as a child process (default: on a free port) and waits until it listens; `nodeArgs`
- * go to node before the entry (e.g. --cpu-prof).
+ * go to node before the entry (e.g. --cpu-prof). `compiled` runs dist/main.js (after `npm run build`), as `npm start`
+ * runs its embedded dev cluster, instead of the sources under tsx.
  */
 export function startDevClusterProcess(
   dataDir: string,
@@ -50,15 +51,17 @@ export function startDevClusterProcess(
     port = 0,
     timeoutMs = 60_000,
     nodeArgs = [],
-  }: { port?: number; timeoutMs?: number; nodeArgs?: string[] } = {},
+    compiled = false,
+  }: { port?: number; timeoutMs?: number; nodeArgs?: string[]; compiled?: boolean } = {},
 ): Promise<DevClusterProcess> {
+  const entry = compiled
+    ? [join(ROOT, 'dist', 'main.js')]
+    : ['--import', 'tsx', join(ROOT, 'src', 'main.ts')];
   const child = spawn(
     process.execPath,
     [
       ...nodeArgs,
-      '--import',
-      'tsx',
-      join(ROOT, 'src', 'main.ts'),
+      ...entry,
       'devcluster',
       '--data-dir',
       dataDir,
