@@ -13,7 +13,7 @@ import { startControllers } from './controllers/index.ts';
 import { OidcAuthenticator, type OidcOptions } from './oidc.ts';
 import { Registry } from './registry.ts';
 import { Rest } from './rest.ts';
-import { ensureSystemNamespaces, seedDemoData } from './seed.ts';
+import { ensureSystemNamespaces, seedDefaultStorageClass, seedDemoData } from './seed.ts';
 import { createHandler } from './server.ts';
 import { ServiceAccounts } from './serviceaccounts.ts';
 import {
@@ -160,6 +160,7 @@ async function serveDevCluster(
     const fresh = store.currentRv === 0;
     if (fresh && opts.seedDemoData !== false) seedDemoData(rest, registry, opts.nodeCount ?? 3);
     else ensureSystemNamespaces(rest, registry);
+    if (fresh) seedDefaultStorageClass(rest, registry);
   } catch (err) {
     store.close();
     throw err;

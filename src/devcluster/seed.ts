@@ -38,6 +38,29 @@ export function ensureSystemNamespaces(rest: Rest, registry: Registry, extra: st
   }
 }
 
+/** The provisioner of the dev cluster's simulated volumes (our own name, as kind's is rancher.io/local-path). */
+export const LOCAL_PATH_PROVISIONER = 'devcluster.kapiserver.io/local-path';
+export const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
+
+/**
+ * The default StorageClass a kind or minikube cluster comes with (`standard`), created on a fresh data directory
+ * only (with or without demo data): a class the user deletes later stays deleted.
+ */
+export function seedDefaultStorageClass(rest: Rest, registry: Registry): void {
+  rest.create(
+    def(registry, 'storage.k8s.io', 'storageclasses'),
+    '',
+    {
+      metadata: { name: 'standard', annotations: { [DEFAULT_CLASS_ANNOTATION]: 'true' } },
+      provisioner: LOCAL_PATH_PROVISIONER,
+      reclaimPolicy: 'Delete',
+      volumeBindingMode: 'WaitForFirstConsumer',
+      allowVolumeExpansion: true,
+    },
+    { fieldManager: 'kube-apiserver' },
+  );
+}
+
 const container = (name: string, image: string, extra: Obj = {}): Obj => ({
   name,
   image,

@@ -1,5 +1,6 @@
 // Admission on create (and on update: a claim's resize, quota), between the strategy's defaults and storage, in
-// kube-apiserver's order: the mutating step (LimitRanger's container defaults) before validation, the validating step
+// kube-apiserver's order: the mutating step (LimitRanger's container defaults, a claim's default StorageClass,
+// claims' and volumes' protection finalizers) before validation, the validating step
 // (LimitRanger's bounds, then ResourceQuota) after it. They read LimitRanges, ResourceQuotas and StorageClasses
 // straight from the store.
 import { forbidden, qualifiedResource } from '../../k8s/status.ts';
@@ -7,14 +8,25 @@ import { isObj } from '../meta.ts';
 import { type ResourceDef, storageKey } from '../resources.ts';
 import type { Obj, Store } from '../store.ts';
 import { claimResizeRefusal } from './claim-resize.ts';
+import { applyDefaultStorageClass } from './default-storage-class.ts';
 import { applyLimitRangeDefaults, limitRangeRefusal } from './limit-ranger.ts';
 import { quotaRefusal } from './resource-quota.ts';
+import { addFinalizer, PV_PROTECTION, PVC_PROTECTION } from './storage-protection.ts';
 
-/** Mutating admission of a new object (defaults applied in place), before the strategy derives the QoS class. */
+/**
+ * Mutating admission of a new object (defaults applied in place), before the strategy derives the QoS class, in
+ * kube's order: LimitRanger, DefaultStorageClass, StorageObjectInUseProtection.
+ */
 export function mutateOnCreate(d: ResourceDef, ns: string, o: Obj, store: Store): void {
-  if (!d.namespaced || storageKey(d) !== '/pods' || !isObj(o.spec)) return;
-  requestsFromLimits(o.spec);
-  applyLimitRangeDefaults(store, ns, o);
+  if (d.virtual) return;
+  const res = storageKey(d);
+  if (res === '/pods' && isObj(o.spec)) {
+    requestsFromLimits(o.spec);
+    applyLimitRangeDefaults(store, ns, o);
+  } else if (res === '/persistentvolumeclaims') {
+    applyDefaultStorageClass(store, o);
+    addFinalizer(o, PVC_PROTECTION);
+  } else if (res === '/persistentvolumes') addFinalizer(o, PV_PROTECTION);
 }
 
 /**

@@ -13,6 +13,7 @@ import { jobController } from './job.ts';
 import { replicaSetController } from './replicaset.ts';
 import { resourceQuotaController } from './resourcequota.ts';
 import { statefulSetController } from './statefulset.ts';
+import { pvcProtectionController, pvProtectionController } from './storage-protection.ts';
 
 export interface ControllersOptions {
   rest: Rest;
@@ -36,6 +37,8 @@ function allControllers(ctx: ControllerContext): Controller[] {
     daemonSetController(ctx),
     cronJobController,
     resourceQuotaController(ctx),
+    pvcProtectionController,
+    pvProtectionController,
   ];
 }
 

@@ -151,7 +151,10 @@ describe('claim updates and storage classes as kube-apiserver handles them', { t
   });
 
   it('volumeName is set once; a claim without a class may get one; volumeMode never changes', () => {
+    // Without a default class (the fresh cluster's `standard` and the ones above deleted), a new claim keeps none.
+    for (const c of dev.store.list('storage.k8s.io/storageclasses')) dev.rest.delete(classes(), '', c.name);
     dev.rest.create(claims(), NS, claim('open'));
+    assert.equal((get('open').spec as Obj).storageClassName, undefined);
     const set = (field: string, value: unknown) =>
       update('open', (o) => {
         (o.spec as Obj)[field] = value;
