@@ -1,5 +1,7 @@
 // Objects every cluster has (system namespaces) and the demo data seeded on a fresh data directory, so that
 // `kubectl get nodes` and `get pods -A` show a live cluster on a new machine: workloads, not written pods.
+import { DEFAULT_CLASS_ANNOTATION } from './admission/default-storage-class.ts';
+import { LOCAL_PATH_PROVISIONER } from './controllers/local-path-provisioner.ts';
 import type { Registry } from './registry.ts';
 import type { Rest } from './rest.ts';
 import { demoNode, MAX_NODES } from './simulation/nodes.ts';
@@ -37,10 +39,6 @@ export function ensureSystemNamespaces(rest: Rest, registry: Registry, extra: st
     );
   }
 }
-
-/** The provisioner of the dev cluster's simulated volumes (our own name, as kind's is rancher.io/local-path). */
-export const LOCAL_PATH_PROVISIONER = 'devcluster.kapiserver.io/local-path';
-export const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
 
 /**
  * The default StorageClass a kind or minikube cluster comes with (`standard`), created on a fresh data directory

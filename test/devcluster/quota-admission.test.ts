@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestDevCluster, type TestDevCluster } from '../helpers/devcluster.ts';
 import { hasKubectl, type Kubectl, kubectlFor, NO_KUBECTL } from '../helpers/kubectl.ts';
+import { statusOf, until } from '../helpers/workloads.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -167,15 +168,27 @@ describe('quota and limit range admission', { skip: !hasKubectl && NO_KUBECTL, t
         allowVolumeExpansion: true,
       }),
     );
-    await ok('q5', [
-      'patch',
-      'pvc',
-      'data',
-      '--subresource=status',
-      '--type=merge',
-      '-p',
-      '{"status":{"phase":"Bound","capacity":{"storage":"512Mi"}}}',
-    ]);
+    // The volume an external provisioner would create for it, pre-bound: the PV controller binds the claim.
+    await ok(
+      'q5',
+      ['create', '-f', '-'],
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'PersistentVolume',
+        metadata: { name: 'gold-data' },
+        spec: {
+          capacity: { storage: '512Mi' },
+          accessModes: ['ReadWriteOnce'],
+          storageClassName: 'gold',
+          hostPath: { path: '/data/gold' },
+          claimRef: { namespace: 'q5', name: 'data' },
+        },
+      }),
+    );
+    await until(
+      () => statusOf(dev.store.get('/persistentvolumeclaims', 'q5', 'data')?.obj ?? {}).phase === 'Bound',
+      'bound',
+    );
     const resize = (size: string) =>
       k('q5', [
         'patch',

@@ -4,27 +4,19 @@
 import { parseQuantity, ZERO } from '../../k8s/quantity.ts';
 import { isObj } from '../meta.ts';
 import type { Obj, Store } from '../store.ts';
-import { BETA_STORAGE_CLASS } from '../strategy/storage.ts';
+import { claimClass } from './default-storage-class.ts';
 
 const storageOf = (claim: Obj): bigint => {
   const requests = ((claim.spec as Obj | undefined)?.resources as Obj | undefined)?.requests;
   return ((isObj(requests) ? parseQuantity(requests.storage) : undefined) ?? ZERO).nano;
 };
 
-/** kube's GetPersistentVolumeClaimClass: the beta annotation, else spec.storageClassName. */
-function classOf(claim: Obj): string {
-  const annotations = (claim.metadata as Obj | undefined)?.annotations;
-  const beta = isObj(annotations) ? annotations[BETA_STORAGE_CLASS] : undefined;
-  if (typeof beta === 'string') return beta;
-  const name = (claim.spec as Obj | undefined)?.storageClassName;
-  return typeof name === 'string' ? name : '';
-}
-
 /** Why growing claim `o` (stored as `old`) is refused, or undefined. */
 export function claimResizeRefusal(store: Store, res: string, o: Obj, old: Obj): string | undefined {
   if (res !== '/persistentvolumeclaims' || storageOf(o) <= storageOf(old)) return undefined;
-  const name = classOf(o);
-  const sc = name && name === classOf(old) ? store.get('storage.k8s.io/storageclasses', '', name) : undefined;
+  const name = claimClass(o);
+  const sc =
+    name && name === claimClass(old) ? store.get('storage.k8s.io/storageclasses', '', name) : undefined;
   if (sc?.obj.allowVolumeExpansion === true) return undefined;
   return 'only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize';
 }

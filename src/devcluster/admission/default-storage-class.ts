@@ -5,12 +5,12 @@ import { isObj } from '../meta.ts';
 import type { Obj, Store } from '../store.ts';
 import { BETA_STORAGE_CLASS } from '../strategy/storage.ts';
 
-const DEFAULT_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
+export const DEFAULT_CLASS_ANNOTATION = 'storageclass.kubernetes.io/is-default-class';
 const BETA_DEFAULT_ANNOTATION = 'storageclass.beta.kubernetes.io/is-default-class';
 
 const isDefault = (sc: Obj): boolean => {
   const a = (sc.metadata as Obj | undefined)?.annotations;
-  return isObj(a) && (a[DEFAULT_ANNOTATION] === 'true' || a[BETA_DEFAULT_ANNOTATION] === 'true');
+  return isObj(a) && (a[DEFAULT_CLASS_ANNOTATION] === 'true' || a[BETA_DEFAULT_ANNOTATION] === 'true');
 };
 
 /** kube's GetDefaultClass: of the classes marked default, the newest (then by name), or undefined. */
@@ -23,6 +23,18 @@ export function defaultStorageClass(store: Store): string | undefined {
       a.created === b.created ? a.name.localeCompare(b.name) : a.created < b.created ? 1 : -1,
     );
   return defaults[0]?.name;
+}
+
+/**
+ * kube's GetPersistentVolumeClaimClass (and GetPersistentVolumeClass, the same for a volume): the beta annotation,
+ * else spec.storageClassName, else "".
+ */
+export function claimClass(o: Obj): string {
+  const annotations = (o.metadata as Obj | undefined)?.annotations;
+  const beta = isObj(annotations) ? annotations[BETA_STORAGE_CLASS] : undefined;
+  if (typeof beta === 'string') return beta;
+  const name = (o.spec as Obj | undefined)?.storageClassName;
+  return typeof name === 'string' ? name : '';
 }
 
 /** Sets the default class on claim `o` when it names none. */

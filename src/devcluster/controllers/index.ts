@@ -10,6 +10,7 @@ import { deploymentController } from './deployment.ts';
 import { type Controller, type ControllerContext, ControllerManager, type IndexReads } from './framework.ts';
 import { garbageCollector } from './garbage-collector.ts';
 import { jobController } from './job.ts';
+import { persistentVolumeControllers } from './persistentvolume.ts';
 import { replicaSetController } from './replicaset.ts';
 import { resourceQuotaController } from './resourcequota.ts';
 import { statefulSetController } from './statefulset.ts';
@@ -37,6 +38,7 @@ function allControllers(ctx: ControllerContext): Controller[] {
     daemonSetController(ctx),
     cronJobController,
     resourceQuotaController(ctx),
+    ...persistentVolumeControllers(),
     pvcProtectionController,
     pvProtectionController,
   ];

@@ -1,11 +1,12 @@
 // The dev cluster's kube-scheduler: binds each pending pod of the default scheduler to a Ready, schedulable node
-// that fits (its filters in kube-scheduler's order: unschedulable, taints, node affinity/selector, resources),
-// preferring the least allocated node among the first feasible ones it finds (kube-scheduler's adaptive share of a
-// large cluster's nodes, each search going on where the last one stopped). A pod that fits nowhere stays Pending
-// with PodScheduled=False/Unschedulable and a FailedScheduling event worded as kube-scheduler words it; it is tried
-// again when a node changes or a bound pod goes away. Requests per node are kept incrementally from pod events, as
+// that fits (its filters in kube-scheduler's order: unschedulable, taints, node affinity/selector, resources, then
+// the pod's claims and volumes as VolumeBinding checks them, volume-binding.ts), preferring the least allocated node
+// among the first feasible ones it finds (kube-scheduler's adaptive share of a large cluster's nodes, each search
+// going on where the last one stopped). A pod that fits nowhere stays Pending with PodScheduled=False/Unschedulable
+// and a FailedScheduling event worded as kube-scheduler words it; it is tried again when a node changes, a bound pod
+// goes away, or a claim it mounts or a volume changes. A pod with claims waiting for their first consumer is bound
+// once the chosen node's volumes are bound to them. Requests per node are kept incrementally from pod events, as
 // the scheduler's cache is.
-
 import { type PodUsage, podUsage } from '../../k8s/pod-resources.ts';
 import { bytes, cpuMillis } from '../../k8s/quantity.ts';
 import { conflict, StatusError } from '../../k8s/status.ts';
@@ -20,9 +21,11 @@ import {
 } from '../controllers/framework.ts';
 import { nodeSelected, untoleratedTaint } from '../controllers/node-fit.ts';
 import { isTerminal } from '../controllers/pods.ts';
+import { claimNamesOf } from '../controllers/storage-protection.ts';
 import { isObj } from '../meta.ts';
 import type { Rest, WriteOptions } from '../rest.ts';
 import type { Entry, Obj, StoreEvent } from '../store.ts';
+import { assumeVolumes, type PodVolumes, podVolumes, volumeMisfit } from './volume-binding.ts';
 
 export const SCHEDULER = 'default-scheduler';
 
@@ -144,8 +147,16 @@ function selectsNodes(spec: Obj): boolean {
   );
 }
 
-/** The reasons a node does not fit the pod (kube-scheduler's filter messages), empty when it fits. */
-function misfits(pod: Obj, usage: PodUsage, selective: boolean, node: Obj, load: NodeLoad): string[] {
+/** The reasons a node does not fit the pod (kube-scheduler's filter messages, in its order), empty when it fits. */
+function misfits(
+  ctx: ControllerContext,
+  pod: Obj,
+  usage: PodUsage,
+  selective: boolean,
+  vols: PodVolumes | undefined,
+  node: Obj,
+  load: NodeLoad,
+): string[] {
   const spec = pod.spec as Obj;
   const f = factsOf(node);
   if (f.unschedulable) return ['node(s) were unschedulable'];
@@ -157,7 +168,8 @@ function misfits(pod: Obj, usage: PodUsage, selective: boolean, node: Obj, load:
   if (load.pods + 1 > f.pods) out.push('Too many pods');
   if (usage.cpuReq > 0 && load.cpu + usage.cpuReq > f.cpu) out.push('Insufficient cpu');
   if (usage.memReq > 0 && load.mem + usage.memReq > f.mem) out.push('Insufficient memory');
-  return out;
+  const volume = out.length === 0 && vols ? volumeMisfit(ctx, vols, node) : undefined;
+  return volume ? [volume] : out;
 }
 
 const RESOURCE_REASONS = new Set(['Too many pods', 'Insufficient cpu', 'Insufficient memory']);
@@ -178,6 +190,11 @@ export function unschedulableMessage(total: number, perNode: string[][]): string
     ...(total - preemptable ? [`${total - preemptable} Preemption is not helpful for scheduling`] : []),
   ].sort();
   return `${head} preemption: 0/${total} nodes are available: ${preemption.join(', ')}.`;
+}
+
+/** A PreFilter refusal (no node is tried): kube-scheduler's message, every node beyond preemption's help. */
+export function preFilterMessage(total: number, refusal: string): string {
+  return `0/${total} nodes are available: ${refusal}. preemption: 0/${total} nodes are available: ${total} Preemption is not helpful for scheduling.`;
 }
 
 /**
@@ -259,6 +276,9 @@ export function schedulerController(): Controller {
         },
       },
       { res: '/nodes', keys: () => [...waiting] },
+      // A claim bound, created or annotated: the pods that mount it; a volume: the pods that found none.
+      { res: '/persistentvolumeclaims', keys: (ev, ctx) => podsMounting(ctx, ev.ns, ev.name) },
+      { res: '/persistentvolumes', keys: () => [...waiting] },
     ],
     reconcile(key, ctx) {
       const { ns, name } = splitKey(key);
@@ -267,6 +287,14 @@ export function schedulerController(): Controller {
         waiting.delete(key);
         return undefined;
       }
+      const vols = podVolumes(ctx, e.obj);
+      if (typeof vols === 'string') {
+        waiting.add(key);
+        const total = ctx.store.list('/nodes').length;
+        markUnschedulable(ctx, e, total ? preFilterMessage(total, vols) : unschedulableMessage(0, []));
+        return undefined;
+      }
+      if (vols?.inFlight) return undefined; // its claims are being bound on the node chosen before
       const usage = podUsage(e.obj);
       const score = scoreUsage(e.obj);
       const owner = ownerUid(e.obj);
@@ -280,7 +308,7 @@ export function schedulerController(): Controller {
       for (; processed < nodes.length && feasible < want; processed++) {
         const n = nodes[(nextStart + processed) % nodes.length];
         const load = loads.get(n.name) ?? NO_LOAD;
-        const reasons = misfits(e.obj, usage, selective, n.obj, load);
+        const reasons = misfits(ctx, e.obj, usage, selective, vols, n.obj, load);
         perNode.push(reasons);
         if (reasons.length) continue;
         feasible++;
@@ -299,6 +327,11 @@ export function schedulerController(): Controller {
       if (nodes.length) nextStart = (nextStart + processed) % nodes.length;
       if (best) {
         waiting.delete(key);
+        if (vols?.delayed.length) {
+          // Bound once the PV controller has bound its claims (their events bring the pod back).
+          assumeVolumes(ctx, vols, (ctx.store.get('/nodes', '', best.name) as Entry).obj, SCHEDULER);
+          return undefined;
+        }
         const assigned = bindPod(ctx.rest, ns, name, best.name, { fieldManager: SCHEDULER });
         recordEvent(
           ctx,
@@ -315,6 +348,14 @@ export function schedulerController(): Controller {
       return undefined;
     },
   };
+}
+
+/** The pods of namespace `ns` waiting to be scheduled that mount claim `claim`. */
+function podsMounting(ctx: ControllerContext, ns: string, claim: string): string[] {
+  return ctx.store
+    .list('/pods', ns)
+    .filter((p) => wantsScheduling(p.obj) && claimNamesOf(p.obj).includes(claim))
+    .map((p) => objectKey(p.ns, p.name));
 }
 
 /** PodScheduled=False/Unschedulable and a FailedScheduling event, once per distinct message. */

@@ -314,6 +314,28 @@ function printPVC(pvc: Obj, now: number): PrintedRow {
   };
 }
 
+function printPV(pv: Obj, now: number): PrintedRow {
+  const spec = obj(pv.spec);
+  const status = obj(pv.status);
+  const ref = obj(spec.claimRef);
+  return {
+    cells: [
+      nameOf(pv),
+      str(get(spec, 'capacity', 'storage')),
+      accessModes(spec.accessModes),
+      str(spec.persistentVolumeReclaimPolicy),
+      get(pv, 'metadata', 'deletionTimestamp') ? 'Terminating' : str(status.phase),
+      spec.claimRef ? `${str(ref.namespace)}/${str(ref.name)}` : '',
+      str(spec.storageClassName) ||
+        str(get(pv, 'metadata', 'annotations', 'volume.beta.kubernetes.io/storage-class')),
+      str(spec.volumeAttributesClassName) || '<unset>',
+      str(status.reason),
+      age(pv, now),
+      str(spec.volumeMode) || '<unset>',
+    ],
+  };
+}
+
 function eventSource(ev: Obj): string {
   const component =
     str(get(ev, 'source', 'component')) || str(ev.reportingComponent) || str(ev.reportingController);
@@ -642,6 +664,51 @@ export const PRINTERS: Record<string, Printer> = {
       col('VolumeMode', 'string', 'volumeMode defines what type of volume is required by the claim.', 1),
     ],
     row: printPVC,
+  },
+  '/PersistentVolume': {
+    columns: [
+      NAME_COLUMN,
+      col(
+        'Capacity',
+        'string',
+        "capacity is the description of the persistent volume's resources and capacity. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity",
+      ),
+      col(
+        'Access Modes',
+        'string',
+        'accessModes contains all ways the volume can be mounted. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#access-modes',
+      ),
+      col(
+        'Reclaim Policy',
+        'string',
+        'persistentVolumeReclaimPolicy defines what happens to a persistent volume when released from its claim. Valid options are Retain (default for manually created PersistentVolumes), Delete (default for dynamically provisioned PersistentVolumes), and Recycle (deprecated). Recycle must be supported by the volume plugin underlying this PersistentVolume. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#reclaiming',
+      ),
+      col(
+        'Status',
+        'string',
+        'phase indicates if a volume is available, bound to a claim, or released by a claim. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#phase',
+      ),
+      col(
+        'Claim',
+        'string',
+        'claimRef is part of a bi-directional binding between PersistentVolume and PersistentVolumeClaim. Expected to be non-nil when bound. claim.VolumeName is the authoritative bind between PV and PVC. More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#binding',
+      ),
+      col('StorageClass', 'string', 'StorageClass of the pv'),
+      col('VolumeAttributesClass', 'string', 'VolumeAttributesClass of the pv'),
+      col(
+        'Reason',
+        'string',
+        'reason is a brief CamelCase string that describes any failure and is meant for machine parsing and tidy display in the CLI.',
+      ),
+      AGE_COLUMN,
+      col(
+        'VolumeMode',
+        'string',
+        'volumeMode defines if a volume is intended to be used with a formatted filesystem or to remain in raw block state. Value of Filesystem is implied when not included in spec.',
+        1,
+      ),
+    ],
+    row: printPV,
   },
   'apps/Deployment': {
     columns: [

@@ -34,7 +34,27 @@ describe('claim updates and storage classes as kube-apiserver handles them', { t
   const claims = () => defOf(dev, '', 'persistentvolumeclaims');
   const classes = () => defOf(dev, 'storage.k8s.io', 'storageclasses');
   const get = (name: string) => dev.rest.get(claims(), NS, name).obj;
-  const bind = (name: string, capacity: string) =>
+  /** Binds the claim to a new volume of `capacity` as the PV controller does (both sides, at once). */
+  const bind = (name: string, capacity: string) => {
+    const c = get(name);
+    const meta = c.metadata as Obj;
+    dev.rest.create(defOf(dev, '', 'persistentvolumes'), '', {
+      metadata: { name: `pv-${name}` },
+      spec: {
+        capacity: { storage: capacity },
+        accessModes: ['ReadWriteOnce'],
+        storageClassName: (c.spec as Obj).storageClassName,
+        hostPath: { path: `/data/${name}` },
+        claimRef: { kind: 'PersistentVolumeClaim', namespace: NS, name, uid: meta.uid },
+      },
+      status: { phase: 'Bound' },
+    });
+    const annotations = { ...(meta.annotations as Obj), 'pv.kubernetes.io/bind-completed': 'yes' };
+    dev.rest.update(claims(), NS, name, {
+      ...c,
+      metadata: { ...meta, annotations },
+      spec: { ...(c.spec as Obj), volumeName: `pv-${name}` },
+    });
     dev.rest.update(
       claims(),
       NS,
@@ -43,6 +63,7 @@ describe('claim updates and storage classes as kube-apiserver handles them', { t
       {},
       'status',
     );
+  };
   /** Writes the stored claim after `change`; the refusal's code and message, or undefined when it was stored. */
   const update = (name: string, change: (o: Obj) => void): string | undefined => {
     const next = structuredClone(get(name));
