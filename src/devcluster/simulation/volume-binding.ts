@@ -21,8 +21,12 @@ export interface PodVolumes {
   bound: Obj[];
   /** The pod's unbound claims whose binding waits for it (WaitForFirstConsumer). */
   delayed: Entry[];
-  /** Whether some delayed claim was already given its node or volume: the pod waits for the PV controller. */
+  /** Delayed claims already given their node or volume (by an earlier attempt): the PV controller binds them. */
+  assumed: Set<string>;
+  /** Whether every delayed claim is assumed: the pod waits for the PV controller. */
   inFlight: boolean;
+  /** Every stored volume, read once per scheduling attempt (the filter runs for each node). */
+  volumes: Entry[];
 }
 
 const uidOf = (o: Obj) => String((o.metadata as Obj).uid ?? '');
@@ -32,14 +36,8 @@ const annotationsOf = (o: Obj): Obj => {
 };
 
 /** The volume pre-bound to the claim by its uid (by an earlier Reserve), if any. */
-const preBoundVolume = (ctx: ControllerContext, claim: Obj) =>
-  ctx.store
-    .list(VOLUMES)
-    .find(
-      (v) =>
-        (v.obj.spec as Obj | undefined)?.claimRef &&
-        ((v.obj.spec as Obj).claimRef as Obj).uid === uidOf(claim),
-    );
+const preBoundVolume = (volumes: Entry[], claim: Obj) =>
+  volumes.find((v) => ((v.obj.spec as Obj | undefined)?.claimRef as Obj | undefined)?.uid === uidOf(claim));
 
 /**
  * PreFilter: the pod's claims (undefined when it uses none), or the reason no node can take it, in kube's words.
@@ -48,7 +46,13 @@ export function podVolumes(ctx: ControllerContext, pod: Obj): PodVolumes | strin
   const names = claimNamesOf(pod);
   if (names.length === 0) return undefined;
   const ns = String((pod.metadata as Obj).namespace);
-  const out: PodVolumes = { bound: [], delayed: [], inFlight: false };
+  const out: PodVolumes = {
+    bound: [],
+    delayed: [],
+    assumed: new Set(),
+    inFlight: false,
+    volumes: ctx.store.list(VOLUMES),
+  };
   for (const name of new Set(names)) {
     const claim = ctx.store.get(CLAIMS, ns, name);
     if (!claim) return `persistentvolumeclaim "${name}" not found`;
@@ -61,18 +65,20 @@ export function podVolumes(ctx: ControllerContext, pod: Obj): PodVolumes | strin
       out.bound.push(pv.obj);
     } else if (claimStorageClass(ctx, claim.obj).delay) {
       out.delayed.push(claim);
-      if (annotationsOf(claim.obj)[SELECTED_NODE] || preBoundVolume(ctx, claim.obj)) out.inFlight = true;
+      if (annotationsOf(claim.obj)[SELECTED_NODE] || preBoundVolume(out.volumes, claim.obj))
+        out.assumed.add(name);
     } else return 'pod has unbound immediate PersistentVolumeClaims';
   }
+  // A partial set (a write between two claims' failed) is assumed again for the rest.
+  out.inFlight = out.delayed.length > 0 && out.assumed.size === out.delayed.length;
   return out;
 }
 
 /** Filter: why the node cannot take the pod's volumes, or undefined. */
 export function volumeMisfit(ctx: ControllerContext, vols: PodVolumes, node: Obj): string | undefined {
   if (vols.bound.some((pv) => !volumeNodeFits(pv, node))) return 'node(s) had volume node affinity conflict';
-  const volumes = vols.delayed.length ? ctx.store.list(VOLUMES) : [];
   for (const claim of vols.delayed) {
-    if (findMatchingVolume(claim.obj, volumes, true, node)) continue;
+    if (findMatchingVolume(claim.obj, vols.volumes, true, node)) continue;
     const { sc } = claimStorageClass(ctx, claim.obj);
     if (!sc || sc.provisioner === NO_PROVISIONER)
       return "node(s) didn't find available persistent volumes to bind";
@@ -88,6 +94,7 @@ export function assumeVolumes(ctx: ControllerContext, vols: PodVolumes, node: Ob
   const nodeName = String((node.metadata as Obj).name);
   const taken = new Set<string>();
   for (const claim of vols.delayed) {
+    if (vols.assumed.has(claim.name)) continue;
     const match = findMatchingVolume(
       claim.obj,
       ctx.store.list(VOLUMES).filter((v) => !taken.has(v.name)),

@@ -136,6 +136,23 @@ describe('volume binding and provisioning', { timeout: 120_000 }, () => {
     await until(() => !claimOf('data') && !pvOf(pvName), 'claim and volume gone');
   });
 
+  it('a pod with two WaitForFirstConsumer claims gets both provisioned on its node', async () => {
+    dev.rest.create(claims(), NS, claim('logs'));
+    dev.rest.create(claims(), NS, claim('cache'));
+    dev.rest.create(defOf(dev, '', 'pods'), NS, podUsing('two-vols', 'logs', 'cache'));
+    await until(() => phaseOf(podOf('two-vols')) === 'Running', 'the pod running');
+    const node = String(specOf(podOf('two-vols')).nodeName);
+    for (const c of ['logs', 'cache']) {
+      const pv = pvOf(String(specOf(claimOf(c)).volumeName)) as Obj;
+      assert.equal(phaseOf(claimOf(c)), 'Bound');
+      assert.deepEqual((specOf(pv).nodeAffinity as Obj).required, {
+        nodeSelectorTerms: [
+          { matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: [node] }] },
+        ],
+      });
+    }
+  });
+
   it('converges from a provisioned volume whose claim was not updated yet (a restart between the writes)', async () => {
     // Both written before the controllers run: the claim as the scheduler left it, and the volume made for it.
     const c = dev.rest.create(
