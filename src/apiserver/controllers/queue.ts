@@ -13,7 +13,8 @@ export class WorkQueue {
   /** Added while processing: queued again by done(). */
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Keys added after a delay: each one's timer and when it fires (epoch ms). */
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; due: number }>();
   private wake?: () => void;
   private shutdown = false;
 
@@ -31,16 +32,20 @@ export class WorkQueue {
 
   /** Adds `key` after `ms` (an earlier pending delay for the same key wins). */
   addAfter(key: string, ms: number): void {
-    if (this.shutdown || this.timers.has(key)) return;
-    const timer = setTimeout(
-      () => {
-        this.timers.delete(key);
-        this.add(key);
-      },
-      Math.min(ms, MAX_DELAY_MS),
-    );
+    if (this.shutdown) return;
+    const delay = Math.min(ms, MAX_DELAY_MS);
+    const due = Date.now() + delay;
+    const pending = this.timers.get(key);
+    if (pending) {
+      if (pending.due <= due) return;
+      clearTimeout(pending.timer);
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(key);
+      this.add(key);
+    }, delay);
     timer.unref();
-    this.timers.set(key, timer);
+    this.timers.set(key, { timer, due });
   }
 
   /** Adds `key` again after its next backoff (100 ms, doubling, at most 30 s). */
@@ -81,7 +86,7 @@ export class WorkQueue {
 
   shutDown(): void {
     this.shutdown = true;
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) clearTimeout(t.timer);
     this.timers.clear();
     this.queue.length = 0;
     this.waiting.clear();

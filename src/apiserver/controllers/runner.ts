@@ -14,8 +14,11 @@ export interface Controller {
   readonly name: string;
   /** Every informer `reconcile` reads: workers start once all have synced (a partial cache would mislead them). */
   readonly informers: Informer[];
-  /** Subscribes to the events that concern this controller; returns the unsubscribe functions. */
-  watch(enqueue: (key: string) => void): (() => void)[];
+  /**
+   * Subscribes to the events that concern this controller; returns the unsubscribe functions. `enqueue` with
+   * `afterMs` asks for a reconcile within that time, so that the events of a burst share one.
+   */
+  watch(enqueue: (key: string, afterMs?: number) => void): (() => void)[];
   reconcile(key: string): Promise<ReconcileResult | undefined>;
 }
 
@@ -64,7 +67,9 @@ export class ControllerRunner {
       this.logger.warn({ controller: name }, 'controller caches have not synced yet; waiting');
     }
     if (this.queue !== queue) return;
-    this.unsubscribe = this.controller.watch((key) => queue.add(key));
+    this.unsubscribe = this.controller.watch((key, afterMs) =>
+      afterMs ? queue.addAfter(key, afterMs) : queue.add(key),
+    );
     for (;;) {
       const key = await queue.get();
       if (key === undefined) return;

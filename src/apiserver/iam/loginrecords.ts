@@ -1,10 +1,11 @@
 // LoginRecords (iam.kubesphere.io/v1alpha2, cluster-scoped): one per password login attempt of an existing user,
 // named <user>-<random> by the cluster (generateName), labelled with the user, owned by the user. Written by
 // whichever replica served the login; pruned by the leader's login-record controller (controllers/loginrecords.ts).
-// Off the response path: a login only queues its record. A few writers drain the queue; while the cluster fails
-// they back off and retry, and a record that keeps failing is dropped. The queue is bounded: past it, new records
-// are dropped. Every outcome is counted (kapiserver_login_records_total), so a login never waits on the cluster and
-// memory never grows with an outage.
+// Off the response path: a login only queues its record. A record that finds no write under way waits up to
+// lingerMs for others, so a storm's records reach the cluster together. A few writers drain the queue; while the
+// cluster fails they back off and retry, and a record that keeps failing is dropped. The queue is bounded: past it,
+// new records are dropped. Every outcome is counted (kapiserver_login_records_total), so a login never waits on the
+// cluster and memory never grows with an outage.
 import type { Logger } from 'pino';
 import { KubeError } from '../cluster/index.ts';
 import { IAM_GROUP, IAM_VERSION } from '../crds/index.ts';
@@ -43,6 +44,11 @@ export interface RecorderLimits {
   maxBackoffMs: number;
   /** Longest close() waits for queued records before dropping them. */
   closeTimeoutMs: number;
+  /**
+   * Longest a record waits for others to be written with it, when no write is under way: in a login storm records
+   * then reach the cluster together, which costs it and kapiserver less per record than one at a time (bench/oauth).
+   */
+  lingerMs: number;
 }
 
 const DEFAULT_LIMITS: RecorderLimits = {
@@ -52,6 +58,7 @@ const DEFAULT_LIMITS: RecorderLimits = {
   backoffMs: 250,
   maxBackoffMs: 10_000,
   closeTimeoutMs: 5000,
+  lingerMs: 200,
 };
 
 interface QueuedRecord {
@@ -80,6 +87,8 @@ export class LoginRecorder {
   private pausedUntil = 0;
   private backoff: number;
   private timer: NodeJS.Timeout | undefined;
+  /** Set while the first record of a batch waits for others (lingerMs). */
+  private lingerTimer: NodeJS.Timeout | undefined;
   private closed = false;
   private overflowing = false;
   private idleWaiters: (() => void)[] = [];
@@ -113,7 +122,15 @@ export class LoginRecorder {
     this.overflowing = false;
     const { name, uid } = user.metadata;
     this.queue.push({ user: name, uid, attempt, onLoggedIn, tries: 0 });
-    this.pump();
+    if (this.lingerTimer) return; // written with the batch it joins
+    if (this.inFlight > 0 || this.limits.lingerMs <= 0) {
+      this.pump();
+      return;
+    }
+    this.lingerTimer = setTimeout(() => {
+      this.lingerTimer = undefined;
+      this.pump();
+    }, this.limits.lingerMs).unref();
   }
 
   /** Records queued or being written. */
@@ -130,6 +147,9 @@ export class LoginRecorder {
   /** Stops taking records and waits for the queued ones, at most closeTimeoutMs; what is left is dropped. */
   async close(): Promise<void> {
     this.closed = true;
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = undefined;
+    this.pump();
     let timeout: NodeJS.Timeout | undefined;
     await Promise.race([
       this.flush(),

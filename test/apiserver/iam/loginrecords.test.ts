@@ -185,3 +185,18 @@ test('close waits a bounded time for queued records, drops the rest, and takes n
   assert.equal(r.pending, 0);
   assert.deepEqual(counts, { written: 0, dropped: 3, failed: 0 });
 });
+
+test('records arriving while none is being written wait for each other, and close writes them at once', async () => {
+  const r = recorder({ lingerMs: 60_000 });
+  const u = await user();
+  const posts = () => spy.seen.filter((s) => s.method === 'POST').length;
+  const before = posts();
+  for (let i = 0; i < 3; i++) r.record(u, attempt());
+  await new Promise((res) => setTimeout(res, 100));
+  assert.equal(posts(), before, 'nothing is written while the batch gathers');
+  assert.equal(r.pending, 3);
+  await r.close();
+  assert.equal(posts() - before, 3);
+  assert.equal((await recordsOf(u.metadata.name)).length, 3);
+  assert.deepEqual(counts, { written: 3, dropped: 0, failed: 0 });
+});
