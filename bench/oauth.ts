@@ -1,13 +1,16 @@
 // Token issuance benchmark (loopback only, bounded):
 //  - logins/s through POST /oauth/token next to bare bcrypt verifications/s at the same cost and concurrency
-//    (login is bcrypt-bound: target ratio >= 0.95), at concurrency cores*2 and cores*4; the two are measured in
-//    adjacent phases, alternating which goes first, BENCH_ROUNDS times: each round's ratio, then their median;
+//    (login is bcrypt-bound: target ratio >= 0.95), at concurrency cores*2 and cores*4; they (and the bare login
+//    server's logins, below) are measured in adjacent phases, rotating which goes first, BENCH_ROUNDS times: each
+//    round's ratio, then their median;
 //  - /healthz latency (p50/p99) while the logins run (the event loop must stay responsive: target p99 < 20 ms),
 //    next to that of a bare node:http server probed the same way at the same time: the latency the machine itself
 //    adds (a shared, oversubscribed machine delays every process, however idle its event loop); the probes run
 //    through the bare compares too, so both phases of a ratio bear their load alike;
 //  - CPU per login of the kapiserver process and of its dev cluster (from /proc: moved far less by other load on a
-//    shared machine than throughput), next to the CPU of one bare bcrypt compare; each split into its main thread
+//    shared machine than throughput; sampled 1.5 s after a phase's last answer, so the LoginRecords and their pruning,
+//    written after the answers, count, and the bench checks on kapiserver's /metrics that they were all done), next to
+//    the CPU of one bare bcrypt compare; each split into its main thread
 //    (the event loop) and its other threads (kapiserver's: the bcrypt thread pool and V8's GC helpers), and this
 //    process's main thread (the HTTP client and the /healthz probes) per login; a bare compare's CPU is this
 //    process's thread pool's;
@@ -57,6 +60,10 @@ const CPU_PROF = process.env.BENCH_CPU_PROF;
 /** Between /healthz probes: enough samples for a p99, little enough CPU to leave CPU per login honest. */
 const PROBE_INTERVAL_MS = 50;
 const TARGET = { loginToBcryptRatio: 0.95, healthzP99Ms: 20 };
+/** kapiserver's default loginHistoryMaximumEntries: records of a user beyond it are pruned. */
+const LOGIN_HISTORY_MAXIMUM = 100;
+/** After a logins phase, before its CPU is sampled: time for the records and their pruning to be written. */
+const RECORDS_SETTLE_MS = 1500;
 
 /** CPU time of this process (every thread, the thread pool's included), in microseconds. */
 function cpuMicros(): number {
@@ -148,6 +155,8 @@ interface Round {
   devclusterMainCpuUs: number;
   clientMainCpuUs: number;
   failures: number;
+  /** LoginRecords still unwritten or unpruned after the settle (expected 0). */
+  recordsPending: number;
   bareLoginsPerSecond: number;
   /** CPU per login of the bare login server: its main thread, and every thread (its compare included). */
   bareLoginServerMainCpuUs: number;
@@ -189,7 +198,27 @@ async function main() {
   const bareLogin = await startBareLoginServer(hashed);
   try {
     const url = `http://127.0.0.1:${(await server.listening).port}`;
-    await login({ url, adminPassword });
+    const adminToken = (await login({ url, adminPassword })).access_token;
+    /** Logins posted to kapiserver so far: each writes one LoginRecord (set-up's login included). */
+    let loginsPosted = 1;
+    /**
+     * LoginRecords kapiserver has yet to write, and records over the user's maximum it has yet to prune, from its
+     * /metrics (read after a phase's CPU is sampled, so not counted in it).
+     */
+    const recordsPending = async () => {
+      const r = await request(`${url}/metrics`, {
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      const text = await r.body.text();
+      const written = Number(
+        /kapiserver_login_records_total\{outcome="written"\} (\d+)/.exec(text)?.[1] ?? 0,
+      );
+      const cached = Number(
+        /kapiserver_cache_objects\{resource="[^"]*loginrecords[^"]*"\} (\d+)/.exec(text)?.[1] ?? 0,
+      );
+      return { unwritten: loginsPosted - written, overMaximum: Math.max(0, cached - LOGIN_HISTORY_MAXIMUM) };
+    };
     const pids = [server.child.pid ?? 0, dev.child.pid ?? 0];
     /** CPU seconds: kapiserver's process and main thread, the dev cluster's, this process's main thread. */
     const cpuSample = () => [
@@ -266,8 +295,13 @@ async function main() {
       probes.sample(true);
       const cpu0 = cpuSample();
       const { seconds, failures } = await postLogins(`${url}/oauth/token`, concurrency);
-      const cpuUs = cpuSample().map((x, i) => ((x - cpu0[i]) * 1e6) / PER_PHASE);
+      loginsPosted += PER_PHASE;
       probes.sample(false);
+      // A login's record and its pruning are written after its answer: their CPU belongs to the logins, and must
+      // not fall into the next phase.
+      await new Promise((r) => setTimeout(r, RECORDS_SETTLE_MS));
+      const cpuUs = cpuSample().map((x, i) => ((x - cpu0[i]) * 1e6) / PER_PHASE);
+      const pending = await recordsPending();
       return {
         perSecond: PER_PHASE / seconds,
         kapiserverCpuUs: cpuUs[0],
@@ -276,6 +310,7 @@ async function main() {
         devclusterMainCpuUs: cpuUs[3],
         clientMainCpuUs: cpuUs[4],
         failures,
+        recordsPending: pending.unwritten + pending.overMaximum,
       };
     };
     const bareLoginPid = bareLogin.child.pid ?? 0;
@@ -333,6 +368,7 @@ async function main() {
           devclusterMainCpuUs: l.devclusterMainCpuUs,
           clientMainCpuUs: l.clientMainCpuUs,
           failures: l.failures,
+          recordsPending: l.recordsPending,
           bareLoginsPerSecond: bl.perSecond,
           bareLoginServerCpuUs: bl.serverCpuUs,
           bareLoginServerMainCpuUs: bl.serverMainCpuUs,
@@ -356,6 +392,7 @@ async function main() {
         loginsPerSecond: round1(median(rounds.map((x) => x.loginsPerSecond))),
         bcryptVerifyPerSecond: round1(median(rounds.map((x) => x.bcryptPerSecond))),
         loginFailures: rounds.reduce((n, x) => n + x.failures, 0),
+        recordsPendingAfterSettle: Math.max(...rounds.map((x) => x.recordsPending)),
         // The floor of a login over HTTP here (no target of its own): its ratio to the bare compares, kapiserver's
         // ratio to it, and its CPU per login (the server's main thread, every thread, this process's main thread).
         bareLoginServer: {
