@@ -23,7 +23,7 @@
 // kapiserver runs as its own process as `npm start` runs it (its entry sizes the thread pool): `node dist/main.js`
 // after `npm run build`, or the TypeScript sources under tsx with BENCH_SERVER=tsx; BENCH_KAPISERVER_DIR=<checkout>
 // runs another checkout's (e.g. a worktree of an earlier revision, for before/after figures from one bench); the dev
-// cluster is its own process too. The bare compares run in this process, its thread pool sized by the same module.
+// cluster is its own process too, this checkout's, compiled when kapiserver is. The bare compares run in this process, its thread pool sized by the same module.
 // BENCH_CPU_PROF=<dir>: kapiserver and the dev cluster run with --cpu-prof and write their profiles there on exit
 // (the dev cluster's in <dir>/devcluster; its main thread's is the larger file: tsx's loader thread writes one too).
 // Prints one JSON document and a one-line summary.
@@ -173,7 +173,7 @@ async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'kapiserver-bench-oauth-'));
   const dev = await startDevClusterProcess(join(dataDir, 'cluster'), {
     nodeArgs: CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${resolve(CPU_PROF, 'devcluster')}`] : [],
-    compiled: SERVER === 'dist' && process.env.BENCH_DEVCLUSTER_TSX !== '1',
+    compiled: SERVER === 'dist',
   });
   ownChild(dev.child);
   const command =
