@@ -283,6 +283,53 @@ describe('query parameters', () => {
   });
 });
 
+describe('storage classes', () => {
+  test('each carries kubesphere.io/pvc-count: its claims by spec or by the beta annotation', async () => {
+    const mk = async (path: string, body: Json) => {
+      const r = await s.kube('POST', path, body);
+      assert.equal(r.status, 201, `create ${path}: ${JSON.stringify(r.body)}`);
+    };
+    await mk('/apis/storage.k8s.io/v1/storageclasses', {
+      metadata: { name: 'counted' },
+      provisioner: 'example.com/none',
+      volumeBindingMode: 'WaitForFirstConsumer',
+    });
+    const claim = (name: string, extra: Json) => ({
+      metadata: { name, ...extra.metadata },
+      spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, ...extra.spec },
+    });
+    await mk(
+      '/api/v1/namespaces/team-a/persistentvolumeclaims',
+      claim('by-spec', { spec: { storageClassName: 'counted' } }),
+    );
+    await mk(
+      '/api/v1/namespaces/team-b/persistentvolumeclaims',
+      claim('by-annotation', {
+        metadata: { annotations: { 'volume.beta.kubernetes.io/storage-class': 'counted' } },
+      }),
+    );
+    const count = async (path: string) => {
+      const r = await s.call('GET', path);
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      const sc = r.body.items ? r.body.items.find((i: Json) => i.metadata.name === 'counted') : r.body;
+      return sc?.metadata?.annotations?.['kubesphere.io/pvc-count'];
+    };
+    await until(async () => (await count(`${R}/storageclasses`)) === '2', 'two claims counted');
+    assert.equal(await count(`${R}/storageclasses/counted`), '2', 'the single GET too');
+    assert.equal(
+      (await s.kube('DELETE', '/api/v1/namespaces/team-a/persistentvolumeclaims/by-spec')).status,
+      200,
+    );
+    await until(
+      async () => (await count(`${R}/storageclasses/counted`)) === '1',
+      'a deleted claim no longer counted',
+    );
+    // The stored class is not changed: the count is presentation only.
+    const stored = await s.kube('GET', '/apis/storage.k8s.io/v1/storageclasses/counted');
+    assert.equal(stored.body.metadata.annotations?.['kubesphere.io/pvc-count'], undefined);
+  });
+});
+
 describe('resource types and errors', () => {
   test('every supported type lists with {items, totalItems}', async () => {
     for (const t of [

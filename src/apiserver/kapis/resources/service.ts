@@ -1,8 +1,9 @@
 // Access to the resource types resources.kubesphere.io serves (both versions): their informers, whether the
 // orchestrator serves an optional type at all, namespace checks, and how an object is presented (node usage
-// annotations, no Secret values, no User credentials).
+// annotations, a StorageClass's claim count, no Secret values, no User credentials).
 import { notFound, notFoundMessage, serviceUnavailable } from '../../../k8s/status.ts';
 import type { ClusterCache, ClusterConnection, Entry, Informer, KubeObject } from '../../cluster/index.ts';
+import { claimCounter } from './claimcount.ts';
 import { RESOURCE_BY_NAME, RESOURCES, type ResourceDef } from './defs.ts';
 import { Discovery } from './discovery.ts';
 import { annotateNode, NodeUsage } from './nodeusage.ts';
@@ -12,6 +13,7 @@ const SYNC_WAIT_MS = 15_000;
 export class ResourceService {
   readonly discovery: Discovery;
   private usage?: NodeUsage;
+  private claimCount?: (storageClass: KubeObject) => KubeObject;
   /** The always-served types' informers once synced (they stay synced): a request asks for them with one lookup. */
   private readonly ready = new Map<ResourceDef, Informer>();
 
@@ -29,6 +31,9 @@ export class ResourceService {
   start(): void {
     for (const def of RESOURCES) if (!def.optional && !def.onDemand) this.cache.informer(def.ref);
     this.usage = new NodeUsage(this.cache.informer({ group: '', version: 'v1', resource: 'pods' }));
+    this.claimCount = claimCounter(
+      this.cache.informer({ group: '', version: 'v1', resource: 'persistentvolumeclaims' }),
+    );
   }
 
   /** Whether the orchestrator serves the type (always, for the non-optional ones). */
@@ -73,6 +78,7 @@ export class ResourceService {
       const usage = this.usage;
       return usage ? (obj) => annotateNode(obj, usage) : undefined;
     }
+    if (def.name === 'storageclasses') return this.claimCount;
     return def.redact;
   }
 
