@@ -162,6 +162,31 @@ async function arrange(): Promise<void> {
     metadata: { name: 'console-creds' },
     stringData: { password: 'never-shown-1' },
   });
+  // A claim of the default class and a pod using it: the dev cluster provisions its volume and binds it.
+  await call('POST', `/api/v1/namespaces/${PROJECT}/persistentvolumeclaims`, {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'console-data' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  });
+  await call('POST', `/api/v1/namespaces/${PROJECT}/pods`, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'console-data-user' },
+    spec: {
+      containers: [
+        { name: 'app', image: 'busybox:1.36', volumeMounts: [{ name: 'data', mountPath: '/data' }] },
+      ],
+      volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'console-data' } }],
+    },
+  });
+  await eventually(
+    async () =>
+      (await call('GET', `/api/v1/namespaces/${PROJECT}/persistentvolumeclaims/console-data`)).status
+        ?.phase === 'Bound',
+    60_000,
+    'the claim to bind',
+  );
   // The simulated kubelets run the Deployment's pods.
   await eventually(
     async () => {
@@ -241,6 +266,8 @@ const ADMIN_PAGES: [string, string[]][] = [
   ['/clusters/default/configmaps', ['console-settings']],
   ['/clusters/default/secrets', ['console-creds']],
   ['/clusters/default/customresources', ['WorkspaceTemplate']],
+  ['/clusters/default/storageclasses', ['standard']],
+  ['/clusters/default/volumes', ['console-data']],
   [`/workspaces/${WS}/overview`, [WS]],
   [`/workspaces/${WS}/projects`, [PROJECT]],
   [`/${WS}/clusters/default/projects/${PROJECT}/overview`, [PROJECT]],
