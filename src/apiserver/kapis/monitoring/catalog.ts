@@ -11,12 +11,17 @@ export type Family =
   | 'workload'
   | 'pod'
   | 'container'
+  | 'pvc'
   | 'etcd'
   | 'apiserver'
   | 'scheduler';
 
 /** The components `components/{component}` serves. */
 export const COMPONENTS = ['etcd', 'apiserver', 'scheduler'] as const satisfies readonly Family[];
+
+/** A claim's kubelet volume statistic, labelled with its storage class and selected by `$1` on the claim's info. */
+const pvcStat = (stat: string) =>
+  `max by (namespace, persistentvolumeclaim) (${stat}) * on (namespace, persistentvolumeclaim) group_left (storageclass) kube_persistentvolumeclaim_info{$1}`;
 
 const CATALOG: Record<Family, [name: string, template: string][]> = {
   cluster: [
@@ -412,6 +417,19 @@ const CATALOG: Record<Family, [name: string, template: string][]> = {
     [
       'container_threads_usage',
       'sum by (namespace, pod, container) (container_threads {job="kubelet", container!="POD", container!="", image!="", $1})',
+    ],
+  ],
+  pvc: [
+    ['pvc_inodes_available', pvcStat('kubelet_volume_stats_inodes_free')],
+    ['pvc_inodes_used', pvcStat('kubelet_volume_stats_inodes_used')],
+    ['pvc_inodes_total', pvcStat('kubelet_volume_stats_inodes')],
+    ['pvc_inodes_utilisation', pvcStat('kubelet_volume_stats_inodes_used / kubelet_volume_stats_inodes')],
+    ['pvc_bytes_available', pvcStat('kubelet_volume_stats_available_bytes')],
+    ['pvc_bytes_used', pvcStat('kubelet_volume_stats_used_bytes')],
+    ['pvc_bytes_total', pvcStat('kubelet_volume_stats_capacity_bytes')],
+    [
+      'pvc_bytes_utilisation',
+      pvcStat('kubelet_volume_stats_used_bytes / kubelet_volume_stats_capacity_bytes'),
     ],
   ],
   etcd: [

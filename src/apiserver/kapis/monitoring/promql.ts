@@ -20,7 +20,8 @@ export type Scope =
       pods?: { namespace: string; pod: string }[];
       filter: string;
     }
-  | { family: 'container'; namespace: string; pod: string; container?: string; filter: string };
+  | { family: 'container'; namespace: string; pod: string; container?: string; filter: string }
+  | { family: 'pvc'; namespace?: string; pvc?: string; storageClass?: string; filter: string };
 
 export type WorkloadKind = 'Deployment' | 'StatefulSet' | 'DaemonSet';
 
@@ -77,7 +78,18 @@ function matchersOf(metric: string, scope: Extract<Scope, { filter: string }>): 
         ].join(', '),
         '',
       ];
+    case 'pvc':
+      return [pvcMatchers(scope), ''];
   }
+}
+
+/** A namespace's claims (one by name, else the filter), or a storage class's (KubeSphere's makePVCMetricExpr). */
+function pvcMatchers(scope: Extract<Scope, { family: 'pvc' }>): string {
+  const claim = scope.pvc
+    ? eq('persistentvolumeclaim', scope.pvc)
+    : re('persistentvolumeclaim', scope.filter);
+  if (scope.namespace) return `${eq('namespace', scope.namespace)}, ${claim}`;
+  return `${eq('storageclass', scope.storageClass ?? '')}, ${claim}`;
 }
 
 function workloadMatchers(metric: string, scope: Extract<Scope, { family: 'workload' }>): [string, string] {

@@ -24,6 +24,8 @@ export const PATH_PARAMETERS: Record<string, TSchema> = {
   workload: subdomain('Workload name'),
   pod: subdomain('Pod name'),
   container: label('Container name'),
+  pvc: subdomain('PersistentVolumeClaim name'),
+  storageclass: subdomain('StorageClass name'),
   component: Type.String({ description: 'etcd, apiserver or scheduler' }),
 };
 

@@ -118,6 +118,34 @@ test('container metrics name the pod and namespace exactly', () => {
   assert.ok(expr.includes('image!="", pod="p1", namespace="demo", container=~"app"}'), expr);
 });
 
+test("claim metrics: a namespace's claims (one by name, else the filter) or a storage class's", () => {
+  const t = template('pvc', 'pvc_bytes_utilisation');
+  const info = (matchers: string) => `group_left (storageclass) kube_persistentvolumeclaim_info{${matchers}}`;
+  const one = expressionOf('pvc_bytes_utilisation', t, {
+    family: 'pvc',
+    namespace: 'demo',
+    pvc: 'data',
+    filter: '.*',
+  });
+  assert.ok(
+    one.startsWith('max by (namespace, persistentvolumeclaim) (kubelet_volume_stats_used_bytes / '),
+    one,
+  );
+  assert.ok(one.endsWith(info('namespace="demo", persistentvolumeclaim="data"')), one);
+  const some = expressionOf('pvc_bytes_used', template('pvc', 'pvc_bytes_used'), {
+    family: 'pvc',
+    namespace: 'demo',
+    filter: 'db-.*',
+  });
+  assert.ok(some.endsWith(info('namespace="demo", persistentvolumeclaim=~"db-.*"')), some);
+  const byClass = expressionOf('pvc_inodes_total', template('pvc', 'pvc_inodes_total'), {
+    family: 'pvc',
+    storageClass: 'standard',
+    filter: '.*',
+  });
+  assert.ok(byClass.endsWith(info('storageclass="standard", persistentvolumeclaim=~".*"')), byClass);
+});
+
 test('every catalog template is filled; cluster and component ones stay as they are (etcd keeps its "$1")', () => {
   const scopes = {
     cluster: { family: 'cluster' },
@@ -127,6 +155,7 @@ test('every catalog template is filled; cluster and component ones stay as they 
     workload: { family: 'workload', namespace: 'd', filter: '.*' },
     pod: { family: 'pod', namespace: 'd', filter: '.*' },
     container: { family: 'container', namespace: 'd', pod: 'p', filter: '.*' },
+    pvc: { family: 'pvc', namespace: 'd', filter: '.*' },
     etcd: { family: 'etcd' },
     apiserver: { family: 'apiserver' },
     scheduler: { family: 'scheduler' },

@@ -186,6 +186,33 @@ test('resources_filter goes to Prometheus as one closed string literal, whatever
   );
 });
 
+test("a storage class's claims: KubeSphere's claim metrics over the class, ranked by claim", async () => {
+  const prom = await fakePrometheus(() =>
+    success('vector', [
+      { metric: { namespace: 'a', persistentvolumeclaim: 'small' }, value: [1, '0.1'] },
+      { metric: { namespace: 'b', persistentvolumeclaim: 'full' }, value: [1, '0.9'] },
+    ]),
+  );
+  const get = await serverWith({ endpoint: prom.url });
+  const res = await get(
+    `${M}/storageclasses/standard/persistentvolumeclaims?metrics_filter=pvc_bytes_utilisation$&sort_metric=pvc_bytes_utilisation`,
+  );
+  assert.equal(res.status, 200);
+  assert.deepEqual(
+    res.body.results[0].data.result.map(
+      (r: { metric: Record<string, string> }) => r.metric.persistentvolumeclaim,
+    ),
+    ['full', 'small'],
+  );
+  assert.equal(res.body.total_item, 2);
+  assert.equal(
+    prom.seen[0].form.get('query'),
+    'max by (namespace, persistentvolumeclaim) (kubelet_volume_stats_used_bytes / kubelet_volume_stats_capacity_bytes) * on (namespace, persistentvolumeclaim) group_left (storageclass) kube_persistentvolumeclaim_info{storageclass="standard", persistentvolumeclaim=~".*"}',
+  );
+  const badName = await get(`${M}/storageclasses/${encodeURIComponent('s"}')}/persistentvolumeclaims`);
+  assert.equal(badName.status, 400, 'a storage class name is a DNS subdomain');
+});
+
 test('ranking: sort_metric orders resources, every metric laid out in that order, one page of `limit`', async () => {
   const cpu: Record<string, string> = { a: '0.5', b: '0.9', c: '0.1', d: 'NaN' };
   const prom = await fakePrometheus((form) => {
