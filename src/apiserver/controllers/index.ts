@@ -7,6 +7,7 @@ import type { ServerContext } from '../context.ts';
 import type { Dependents } from './dependents.ts';
 import { groupBindingController } from './groupbindings.ts';
 import { groupController, groupDependents } from './groups.ts';
+import { jobRevisionController } from './jobs.ts';
 import { kubeSphereConfigController } from './kubesphere-config.ts';
 import { DEFAULT_LEASE_TIMINGS, LeaderElector, type LeaseTimings } from './leader.ts';
 import { loginRecordController } from './loginrecords.ts';
@@ -48,6 +49,7 @@ export function startControllers(
           workspaceTemplateController(cache, rest),
           namespaceController(cache, rest),
           groupBindingController(cache, rest),
+          jobRevisionController(cache, rest),
           kubeSphereConfigController(rest, ctx.config, logger),
         ].map((c) => new ControllerRunner(c, logger));
         for (const r of runners) r.start();
