@@ -26,6 +26,9 @@ export const SELF_SERVICE_RULES: { common: PolicyRule[]; ownUser: PolicyRule[] }
       resources: ['selfsubjectaccessreviews', 'selfsubjectrulesreviews'],
     },
     { verbs: ['create'], apiGroups: ['authentication.k8s.io'], resources: ['selfsubjectreviews'] },
+    // From KubeSphere's `authenticated` GlobalRole (ks-installer v3.4.1): any user reads storage classes (a project
+    // member's volume page reads its claim's class). That role also reads nodes, which kapiserver does not grant.
+    { verbs: ['get', 'list'], apiGroups: ['*'], resources: ['storageclasses', 'storageclasscapabilities'] },
   ],
   // Applied only when the request names the caller's own user: read it, its kubeconfig and login records, change
   // its password (the password API itself demands the current password); and read one's own membership anywhere

@@ -155,6 +155,17 @@ test('fixed policy: allow-listed paths, discovery and self-reviews for everyone,
   }
   assert.equal(await may('carol', 'DELETE', `${I}/workspaces/elsewhere/workspacemembers/carol`), false);
   assert.equal(await may('carol', 'PUT', `${I}/namespaces/somewhere/members/carol`), false);
+  // Storage classes, read-only, as KubeSphere's `authenticated` role allows.
+  for (const path of [
+    '/apis/storage.k8s.io/v1/storageclasses/standard',
+    '/apis/storage.k8s.io/v1/storageclasses',
+    '/kapis/resources.kubesphere.io/v1alpha3/storageclasses',
+  ]) {
+    assert.equal(await may('nobody', 'GET', path), true, path);
+    assert.equal(await may('nobody', 'DELETE', path), false, path);
+  }
+  assert.equal(await may('nobody', 'GET', '/apis/storage.k8s.io/v1/watch/storageclasses'), false);
+  assert.equal(await may('nobody', 'GET', '/api/v1/persistentvolumes'), false);
 });
 
 test('aggregated built-in global role: users-manager reads users, not cluster resources', async () => {

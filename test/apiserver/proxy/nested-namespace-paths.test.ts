@@ -105,7 +105,7 @@ describe('paths nesting cluster-scoped resources in a namespace', { timeout: 120
       ],
       ['DELETE', `${RBAC}/namespaces/nest/clusterroles/keep-me`],
       ['GET', '/apis/apiextensions.k8s.io/v1/namespaces/nest/customresourcedefinitions'],
-      ['GET', '/apis/storage.k8s.io/v1/namespaces/nest/storageclasses'],
+      ['GET', '/apis/storage.k8s.io/v1/namespaces/nest/volumeattachments'],
       ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/nest/users'],
       ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/nest/globalroles'],
       ['GET', '/apis/iam.kubesphere.io/v1alpha2/namespaces/nest/workspacerolebindings'],
