@@ -187,6 +187,7 @@ async function arrange(): Promise<void> {
     60_000,
     'the claim to bind',
   );
+  await arrangeWorkloads();
   // The simulated kubelets run the Deployment's pods.
   await eventually(
     async () => {
@@ -196,6 +197,71 @@ async function arrange(): Promise<void> {
     60_000,
     'the deployment to run',
   );
+}
+
+/** One of each other workload kind and an Ingress in the project, so their pages have a row to show. */
+async function arrangeWorkloads(): Promise<void> {
+  const template = (app: string, restartPolicy?: string) => ({
+    metadata: { labels: { app } },
+    spec: { restartPolicy, containers: [{ name: 'main', image: 'busybox:1.36' }] },
+  });
+  await call('POST', `/apis/apps/v1/namespaces/${PROJECT}/statefulsets`, {
+    apiVersion: 'apps/v1',
+    kind: 'StatefulSet',
+    metadata: { name: 'console-db' },
+    spec: {
+      serviceName: 'console-db',
+      replicas: 1,
+      selector: { matchLabels: { app: 'console-db' } },
+      template: template('console-db'),
+    },
+  });
+  await call('POST', `/apis/apps/v1/namespaces/${PROJECT}/daemonsets`, {
+    apiVersion: 'apps/v1',
+    kind: 'DaemonSet',
+    metadata: { name: 'console-agent' },
+    spec: { selector: { matchLabels: { app: 'console-agent' } }, template: template('console-agent') },
+  });
+  await call('POST', `/apis/batch/v1/namespaces/${PROJECT}/jobs`, {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'console-once' },
+    spec: { template: template('console-once', 'Never') },
+  });
+  await call('POST', `/apis/batch/v1/namespaces/${PROJECT}/cronjobs`, {
+    apiVersion: 'batch/v1',
+    kind: 'CronJob',
+    metadata: { name: 'console-nightly' },
+    spec: {
+      schedule: '0 3 * * *',
+      // The console lists a CronJob's runs by its job template's labels (it gives every CronJob some).
+      jobTemplate: {
+        metadata: { labels: { cronjob: 'console-nightly' } },
+        spec: { template: template('console-nightly', 'Never') },
+      },
+    },
+  });
+  await call('POST', `/apis/networking.k8s.io/v1/namespaces/${PROJECT}/ingresses`, {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'Ingress',
+    metadata: { name: 'console-route' },
+    spec: {
+      rules: [
+        {
+          host: 'console.example.com',
+          http: {
+            paths: [
+              {
+                path: '/',
+                pathType: 'Prefix',
+                backend: { service: { name: 'console-web', port: { number: 80 } } },
+              },
+            ],
+          },
+        },
+      ],
+    },
+  });
 }
 
 before(async () => {
@@ -241,8 +307,17 @@ async function visit(w: WatchedPage, who: string, path: string, shows: string[])
   // The page's other calls (monitoring, quotas, watches) finish after its list has shown.
   await w.page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => {});
   await w.page.screenshot({ path: join(shots, `${who}${path.replace(/[^a-z0-9]+/gi, '_')}.png`) });
-  return [...problems, ...w.take()];
+  return [...problems, ...w.take().filter((f) => !KUBESPHERE_SHOWS_TOO.some((known) => known.test(f)))];
 }
+
+/**
+ * What the console asks and kapiserver answers 404 on purpose: the gateway.kubesphere.io API (configz reports no
+ * gateway, so the console hides its pages). The Ingresses pages still ask for a project's gateways to show their
+ * address, swallow the error and show what KubeSphere shows for a project without a gateway.
+ */
+const KUBESPHERE_SHOWS_TOO = [
+  /^404 GET \/kapis\/gateway\.kubesphere\.io\/v1alpha1\/namespaces\/[a-z0-9-]+\/gateways$/,
+];
 
 /** Visits each page and fails once, listing every page's problems. */
 async function visitAll(w: WatchedPage, who: string, pages: [string, string[]][]): Promise<void> {
@@ -272,7 +347,44 @@ const ADMIN_PAGES: [string, string[]][] = [
   [`/workspaces/${WS}/projects`, [PROJECT]],
   [`/${WS}/clusters/default/projects/${PROJECT}/overview`, [PROJECT]],
   [`/${WS}/clusters/default/projects/${PROJECT}/deployments`, ['console-web']],
+  ['/clusters/default/statefulsets', ['console-db']],
+  ['/clusters/default/daemonsets', ['console-agent']],
+  ['/clusters/default/jobs', ['console-once']],
+  ['/clusters/default/cronjobs', ['console-nightly']],
+  ['/clusters/default/ingresses', ['console-route']],
+  ['/clusters/default/serviceaccounts', ['default']],
+  ['/clusters/default/nodes/node1', ['node1', 'Running Status']],
+  ['/clusters/default/storageclasses/standard', ['standard', 'console-data']],
+  [`/clusters/default/projects/${PROJECT}`, [PROJECT]],
+  [`/clusters/default/projects/${PROJECT}/deployments/console-web`, ['console-web', 'Events']],
+  [`/clusters/default/projects/${PROJECT}/pods/console-data-user`, ['console-data-user', 'Events']],
+  [`/clusters/default/projects/${PROJECT}/volumes/console-data`, ['console-data', 'console-data-user']],
+  ['/clusters/default/base-info', ['default']],
+  ['/clusters/default/members', ['admin']],
+  ['/clusters/default/roles', ['cluster-admin']],
+  [`/workspaces/${WS}/members`, [MEMBER]],
+  [`/workspaces/${WS}/base-info`, [WS]],
+  [`/${WS}/clusters/default/projects/${PROJECT}/statefulsets`, ['console-db']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/daemonsets`, ['console-agent']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/jobs`, ['console-once']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/cronjobs`, ['console-nightly']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/services`, ['console-web']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/ingresses`, ['console-route']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/volumes`, ['console-data']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/base-info`, [PROJECT]],
+  [`/${WS}/clusters/default/projects/${PROJECT}/members`, [MEMBER]],
+  [`/${WS}/clusters/default/projects/${PROJECT}/roles`, ['operator']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/deployments/console-web`, ['console-web', 'Events']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/statefulsets/console-db`, ['console-db']],
+  // Run Records: the job-revision controller's `revisions` annotation, one completed run of 1 pod.
+  [`/${WS}/clusters/default/projects/${PROJECT}/jobs/console-once`, ['console-once', 'Completed (1/1)']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/cronjobs/console-nightly`, ['console-nightly', '0 3 * * *']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/volumes/console-data`, ['console-data', 'console-data-user']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/services/console-web`, ['console-web']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/ingresses/console-route`, ['console.example.com']],
+  [`/${WS}/clusters/default/projects/${PROJECT}/pods/console-data-user`, ['console-data-user']],
   ['/access/accounts', [MEMBER]],
+  [`/access/accounts/${MEMBER}`, [MEMBER]],
   ['/access/roles', ['platform-admin']],
   [`/workspaces/${WS}/roles`, [`${WS}-admin`]],
 ];
@@ -292,6 +404,22 @@ test('a workspace member sees their workspace and project', { skip }, async () =
     [`/${WS}/clusters/default/projects/${PROJECT}/overview`, [PROJECT]],
     [`/${WS}/clusters/default/projects/${PROJECT}/deployments`, ['console-web']],
     [`/${WS}/clusters/default/projects/${PROJECT}/pods`, ['console-web-']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/deployments/console-web`, ['console-web', 'Events']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/pods/console-data-user`, ['console-data-user']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/statefulsets`, ['console-db']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/jobs/console-once`, ['console-once', 'Completed (1/1)']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/services`, ['console-web']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/ingresses`, ['console-route']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/volumes`, ['console-data']],
+    [
+      `/${WS}/clusters/default/projects/${PROJECT}/volumes/console-data`,
+      ['console-data', 'console-data-user'],
+    ],
+    [`/${WS}/clusters/default/projects/${PROJECT}/configmaps`, ['console-settings']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/members`, [MEMBER]],
+    [`/${WS}/clusters/default/projects/${PROJECT}/roles`, ['operator']],
+    [`/${WS}/clusters/default/projects/${PROJECT}/base-info`, [PROJECT]],
+    [`/workspaces/${WS}/members`, [MEMBER]],
   ]);
   await w.page.close();
 });
