@@ -102,7 +102,12 @@ test(
     const gb = await groupBinding(`${user}-devs`, 'devs', [user]);
     await rest.mergePatch(gb, { metadata: { labels: { [label]: user } } });
     const records = `${IAM}/loginrecords?labelSelector=${encodeURIComponent(`${label}=${user}`)}`;
-    assert.ok((await rest.list(records)).items.length > 0, 'createUser logged in: a login record exists');
+    // Written after the login's answer, within the recorder's linger.
+    await eventually(
+      async () => (await rest.list(records)).items.length > 0,
+      10_000,
+      'the login record of createUser',
+    );
 
     await kubectl('delete', 'users.iam.kubesphere.io', user, '--wait=true', '--timeout=30s');
     await gone([...bindings, gb], 'the user bindings and group binding deleted');
