@@ -219,11 +219,16 @@ test('a project viewer reads their projectâ€™s metrics only; never the clusterâ€
   assert.equal(own.status, 200, JSON.stringify(own.body));
   assert.equal(own.body.results[0].metric_name, 'pod_cpu_usage');
   assert.equal((await get(`${M}/namespaces/${PROJECT}`, token)).status, 200);
+  assert.equal((await get(`${M}/namespaces/${PROJECT}/persistentvolumeclaims`, token)).status, 200);
   for (const path of [
     '/cluster',
     '/nodes',
     '/namespaces',
     '/namespaces/kube-system/pods',
+    '/namespaces/kube-system/persistentvolumeclaims',
+    '/namespaces/kube-system/persistentvolumeclaims/data',
+    // Every user reads StorageClasses, not the claims of every namespace through one.
+    '/storageclasses/standard/persistentvolumeclaims',
     '/kubesphere',
     '/workspaces',
   ]) {
