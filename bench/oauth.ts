@@ -97,25 +97,34 @@ function percentile(sorted: number[], p: number): number {
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** A node:http server answering every request `ok` at once, in its own process: the machine's own latency. */
-async function startBareServer(): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  const code =
-    "require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log(this.address().port) })";
-  const child = ownChild(spawn(process.execPath, ['-e', code]));
+/** Runs `code` (a node:http server that prints its port) with `node -e` in its own process; resolves with its URL. */
+async function startPrintedPortServer(
+  what: string,
+  code: string,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+  const child = ownChild(spawn(process.execPath, ['-e', code], { cwd: HERE, env }));
+  child.stderr.pipe(process.stderr);
   const port = await new Promise<string>((res, rej) => {
     child.stdout.once('data', (d: Buffer) => res(d.toString().trim()));
-    child.once('exit', (c) => rej(new Error(`bare server exited (${c})`)));
+    child.once('exit', (c) => rej(new Error(`${what} exited (${c})`)));
   });
   return { child, url: `http://127.0.0.1:${port}` };
+}
+
+/** A node:http server answering every request `ok` at once, in its own process: the machine's own latency. */
+function startBareServer() {
+  return startPrintedPortServer(
+    'bare server',
+    "require('node:http').createServer((q, s) => s.end('ok')).listen(0, '127.0.0.1', function () { console.log(this.address().port) })",
+  );
 }
 
 /**
  * A login over HTTP and nothing else, in its own process: reads the form, compares its password with `hashed`
  * (the same @node-rs/bcrypt call and thread pool size as kapiserver's), answers a random bearer token or 401.
  */
-async function startBareLoginServer(
-  hashed: string,
-): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+function startBareLoginServer(hashed: string) {
   const code = `
     const { verify } = require('@node-rs/bcrypt');
     const { randomBytes } = require('node:crypto');
@@ -132,18 +141,11 @@ async function startBareLoginServer(
       // Idle between its phases for longer than node's default 5 s: kept open as fastify's 72 s keeps kapiserver's.
       .setTimeout(0).on('listening', function () { this.keepAliveTimeout = 72_000 })
       .listen(0, '127.0.0.1', function () { console.log(this.address().port) });`;
-  const child = ownChild(
-    spawn(process.execPath, ['-e', code], {
-      cwd: resolve(import.meta.dirname, '..'),
-      env: { ...process.env, BENCH_HASH: hashed, UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE },
-    }),
-  );
-  child.stderr.pipe(process.stderr);
-  const port = await new Promise<string>((res, rej) => {
-    child.stdout.once('data', (d: Buffer) => res(d.toString().trim()));
-    child.once('exit', (c) => rej(new Error(`bare login server exited (${c})`)));
+  return startPrintedPortServer('bare login server', code, {
+    ...process.env,
+    BENCH_HASH: hashed,
+    UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE,
   });
-  return { child, url: `http://127.0.0.1:${port}` };
 }
 
 interface Round {
